@@ -1,0 +1,26 @@
+// One logging facade for the whole program. Messages go to stderr; stdout is kept for
+// results a user may pipe (summaries, evaluation tables). Thread-safe.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+namespace proj {
+
+enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kSilent = 4 };
+
+// Messages below `level` are dropped. Default kInfo; `--quiet` sets kWarning.
+void SetLogLevel(LogLevel level);
+LogLevel GetLogLevel();
+void LogMessage(LogLevel level, const std::string& message);
+
+}  // namespace proj
+
+#define PROJ_LOG(level, message)                                              \
+  do {                                                                        \
+    if (::proj::LogLevel::level >= ::proj::GetLogLevel()) {                   \
+      std::ostringstream proj_log_stream_;                                    \
+      proj_log_stream_ << message;                                            \
+      ::proj::LogMessage(::proj::LogLevel::level, proj_log_stream_.str());    \
+    }                                                                         \
+  } while (false)

@@ -1,0 +1,34 @@
+// Wall-clock timing of pipeline stages, for report.json and the closing summary.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace proj {
+
+class Timer {
+ public:
+  Timer() : start_(std::chrono::steady_clock::now()) {}
+  void Restart() { start_ = std::chrono::steady_clock::now(); }
+  double ElapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Ordered list of (stage name, seconds). Not thread-safe: stages are timed by the driver.
+class StageTimes {
+ public:
+  void Add(const std::string& stage, double seconds);
+  double Get(const std::string& stage) const;  // 0 if absent
+  const std::vector<std::pair<std::string, double>>& entries() const { return entries_; }
+
+ private:
+  std::vector<std::pair<std::string, double>> entries_;
+};
+
+}  // namespace proj
