@@ -24,8 +24,8 @@ struct Rigid3d {
   Rigid3d operator*(const Rigid3d& other) const {
     return Rigid3d(rotation * other.rotation, rotation * other.translation + translation);
   }
-  Eigen::Matrix3x4d ToMatrix() const {
-    Eigen::Matrix3x4d m;
+  Eigen::Matrix<double, 3, 4> ToMatrix() const {
+    Eigen::Matrix<double, 3, 4> m;
     m.leftCols<3>() = rotation.toRotationMatrix();
     m.col(3) = translation;
     return m;
