@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Fresh machine to test results: installs dependencies, builds, runs every test through CTest.
+# Tests needing ../shared/datasets or a GPU skip with a message when those are absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 1800
