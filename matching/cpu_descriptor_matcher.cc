@@ -1,0 +1,94 @@
+#include "matching/cpu_descriptor_matcher.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/parallel_for.h"
+
+namespace proj {
+namespace {
+
+// Rows per GEMM block: bounds the scratch matrix to kBlockRows x N floats.
+constexpr int kBlockRows = 256;
+
+struct BestTwo {
+  float best = -2, second = -2;  // dot products (larger = closer)
+  int best_index = -1;
+  void Offer(float dot, int index) {
+    if (dot > best) {
+      second = best;
+      best = dot;
+      best_index = index;
+    } else if (dot > second) {
+      second = dot;
+    }
+  }
+};
+
+// Ratio test on L2 distances of unit vectors: d^2 = 2 - 2 dot.
+bool PassesRatio(const BestTwo& b, double max_ratio) {
+  if (b.best_index < 0) return false;
+  const double d1 = std::sqrt(std::max(0.0, 2.0 - 2.0 * b.best));
+  const double d2 = std::sqrt(std::max(0.0, 2.0 - 2.0 * b.second));
+  return d1 < max_ratio * d2;
+}
+
+}  // namespace
+
+std::vector<FeatureMatch> MatchDescriptorsCpu(const DescriptorMatrix& descriptors1,
+                                              const DescriptorMatrix& descriptors2,
+                                              double max_ratio, bool cross_check) {
+  const int n1 = static_cast<int>(descriptors1.rows());
+  const int n2 = static_cast<int>(descriptors2.rows());
+  std::vector<FeatureMatch> matches;
+  if (n1 < 2 || n2 < 2) return matches;
+  std::vector<BestTwo> row_best(n1), col_best(n2);
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dots;
+  for (int start = 0; start < n1; start += kBlockRows) {
+    const int rows = std::min(kBlockRows, n1 - start);
+    dots.noalias() = descriptors1.middleRows(start, rows) * descriptors2.transpose();
+    for (int r = 0; r < rows; ++r) {
+      const float* row = dots.row(r).data();
+      BestTwo& rb = row_best[start + r];
+      for (int c = 0; c < n2; ++c) {
+        const float dot = row[c];
+        if (dot > rb.second) rb.Offer(dot, c);
+        if (cross_check && dot > col_best[c].second) col_best[c].Offer(dot, start + r);
+      }
+    }
+  }
+  for (int i = 0; i < n1; ++i) {
+    if (!PassesRatio(row_best[i], max_ratio)) continue;
+    const int j = row_best[i].best_index;
+    if (cross_check && col_best[j].best_index != i) continue;
+    matches.push_back({i, j});
+  }
+  return matches;
+}
+
+CpuDescriptorMatcher::CpuDescriptorMatcher(const DescriptorMatchOptions& options)
+    : options_(options) {
+  options_.Check();
+}
+
+std::vector<std::vector<FeatureMatch>> CpuDescriptorMatcher::MatchPairs(
+    const std::vector<FeatureSet>& features, const std::vector<ImagePair>& pairs,
+    Progress* progress) {
+  // Normalise each image's descriptors once, only for images that appear in a pair.
+  std::vector<char> used(features.size(), 0);
+  for (const auto& pair : pairs) used[pair.image1] = used[pair.image2] = 1;
+  std::vector<DescriptorMatrix> normalized(features.size());
+  ParallelFor(0, static_cast<int>(features.size()), options_.num_threads, [&](int i, int) {
+    if (used[i]) normalized[i] = NormalizedDescriptors(features[i], options_.root_sift);
+  });
+  std::vector<std::vector<FeatureMatch>> result(pairs.size());
+  ParallelFor(0, static_cast<int>(pairs.size()), options_.num_threads, [&](int p, int) {
+    result[p] = MatchDescriptorsCpu(normalized[pairs[p].image1], normalized[pairs[p].image2],
+                                    options_.max_ratio, options_.cross_check);
+    if (progress) progress->Advance();
+  });
+  return result;
+}
+
+}  // namespace proj

@@ -1,0 +1,28 @@
+// Brute-force nearest-neighbour matching on the CPU: distances through a blocked float GEMM
+// (Eigen), best two neighbours per descriptor, Lowe's ratio test, mutual cross-check.
+// Pairs run in parallel on options.num_threads threads.
+#pragma once
+
+#include "matching/descriptor_matcher.h"
+#include "matching/root_sift.h"
+
+namespace proj {
+
+class CpuDescriptorMatcher : public DescriptorMatcher {
+ public:
+  explicit CpuDescriptorMatcher(const DescriptorMatchOptions& options);
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>& features,
+                                                    const std::vector<ImagePair>& pairs,
+                                                    Progress* progress) override;
+  std::string Description() const override { return "brute force (cpu)"; }
+
+ private:
+  DescriptorMatchOptions options_;
+};
+
+// Matches two sets of unit-norm descriptors (rows). Exposed for tests and the GPU reference.
+std::vector<FeatureMatch> MatchDescriptorsCpu(const DescriptorMatrix& descriptors1,
+                                              const DescriptorMatrix& descriptors2,
+                                              double max_ratio, bool cross_check);
+
+}  // namespace proj
