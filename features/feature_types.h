@@ -1,6 +1,7 @@
 // Keypoints and descriptors as every extractor (CPU or GPU) produces them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -1,6 +1,7 @@
 // Decoded 8-bit image in memory, row-major, interleaved channels (1 = grey, 3 = RGB).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
