@@ -1,0 +1,409 @@
+#include "sfm/ba/bundle_adjuster.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <ceres/ceres.h>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/timer.h"
+#include "sfm/ba/reprojection_cost.h"
+
+namespace proj {
+namespace {
+
+struct Observation {
+  int image_id;
+  int keypoint_index;
+  int point_id;
+};
+
+std::unique_ptr<ceres::LossFunction> MakeLoss(const BundleAdjustmentOptions& options) {
+  switch (options.loss) {
+    case BundleAdjustmentOptions::LossType::kTrivial:
+      return nullptr;
+    case BundleAdjustmentOptions::LossType::kHuber:
+      return std::make_unique<ceres::HuberLoss>(options.loss_scale_px);
+    case BundleAdjustmentOptions::LossType::kCauchy:
+      return std::make_unique<ceres::CauchyLoss>(options.loss_scale_px);
+  }
+  return nullptr;
+}
+
+// Squared reprojection error, or nullopt-like negative value when behind the camera.
+double SquaredError(const Scene& scene, const Observation& obs) {
+  const SceneImage& image = scene.images[obs.image_id];
+  const Camera& camera = scene.cameras[image.camera_id];
+  Eigen::Vector2d uv;
+  if (!camera.Project(image.cam_from_world * scene.points.at(obs.point_id).position, &uv)) {
+    return -1;
+  }
+  return (uv - image.keypoints[obs.keypoint_index]).squaredNorm();
+}
+
+double RmsError(const Scene& scene, const std::vector<Observation>& observations) {
+  if (observations.empty()) return 0;
+  double sum = 0;
+  int count = 0;
+  for (const auto& obs : observations) {
+    const double e2 = SquaredError(scene, obs);
+    if (e2 < 0) continue;
+    sum += e2;
+    ++count;
+  }
+  return count > 0 ? std::sqrt(sum / count) : std::numeric_limits<double>::infinity();
+}
+
+// Index (0..2) of the translation coordinate of `image` that changes most when the scene is
+// scaled about the centre `anchor_center` (the component of R (C - anchor) of largest size).
+int ScaleCoordinate(const SceneImage& image, const Eigen::Vector3d& anchor_center) {
+  const Eigen::Vector3d baseline_cam =
+      image.cam_from_world.rotation * (image.cam_from_world.Center() - anchor_center);
+  int index = 0;
+  baseline_cam.cwiseAbs().maxCoeff(&index);
+  return index;
+}
+
+void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
+  auto check_images = [&](const std::set<int>& ids, const char* field) {
+    for (int id : ids) {
+      PROJ_REQUIRE(id >= 0 && id < static_cast<int>(scene.images.size()),
+                   "BundleAdjustmentConfig." << field << " names unknown image " << id);
+      PROJ_REQUIRE(scene.images[id].registered,
+                   "BundleAdjustmentConfig." << field << " names unregistered image " << id);
+      const int camera_id = scene.images[id].camera_id;
+      PROJ_REQUIRE(camera_id >= 0 && camera_id < static_cast<int>(scene.cameras.size()),
+                   "image " << id << " has invalid camera id " << camera_id);
+    }
+  };
+  check_images(config.variable_image_ids, "variable_image_ids");
+  check_images(config.constant_pose_image_ids, "constant_pose_image_ids");
+  for (int id : config.variable_image_ids) {
+    PROJ_REQUIRE(config.constant_pose_image_ids.count(id) == 0,
+                 "BundleAdjustmentConfig: image " << id << " is both variable and constant");
+  }
+  auto check_points = [&](const std::set<int>& ids, const char* field) {
+    for (int id : ids) {
+      PROJ_REQUIRE(scene.points.count(id) == 1,
+                   "BundleAdjustmentConfig." << field << " names unknown point " << id);
+    }
+  };
+  check_points(config.variable_point_ids, "variable_point_ids");
+  check_points(config.constant_point_ids, "constant_point_ids");
+  for (int id : config.variable_point_ids) {
+    PROJ_REQUIRE(config.constant_point_ids.count(id) == 0,
+                 "BundleAdjustmentConfig: point " << id << " is both variable and constant");
+  }
+}
+
+ceres::Solver::Options MakeSolverOptions(const BundleAdjustmentOptions& options,
+                                         int num_variable_images) {
+  ceres::Solver::Options solver;
+  solver.max_num_iterations = options.max_iterations;
+  solver.function_tolerance = options.function_tolerance;
+  solver.gradient_tolerance = options.gradient_tolerance;
+  solver.parameter_tolerance = options.parameter_tolerance;
+  solver.num_threads = options.num_threads > 0
+                           ? options.num_threads
+                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  solver.minimizer_progress_to_stdout = options.verbose;
+  solver.logging_type = options.verbose ? ceres::PER_MINIMIZER_ITERATION : ceres::SILENT;
+  if (num_variable_images <= options.dense_schur_max_images) {
+    solver.linear_solver_type = ceres::DENSE_SCHUR;
+    return solver;
+  }
+  for (const auto library : {ceres::SUITE_SPARSE, ceres::CX_SPARSE, ceres::EIGEN_SPARSE,
+                             ceres::ACCELERATE_SPARSE}) {
+    if (ceres::IsSparseLinearAlgebraLibraryTypeAvailable(library)) {
+      solver.linear_solver_type = ceres::SPARSE_SCHUR;
+      solver.sparse_linear_algebra_library_type = library;
+      return solver;
+    }
+  }
+  solver.linear_solver_type = ceres::ITERATIVE_SCHUR;
+  solver.preconditioner_type = ceres::SCHUR_JACOBI;
+  return solver;
+}
+
+}  // namespace
+
+void BundleAdjustmentOptions::Check() const {
+  PROJ_REQUIRE(loss_scale_px > 0, "BundleAdjustmentOptions.loss_scale_px must be > 0, got "
+                                      << loss_scale_px);
+  PROJ_REQUIRE(max_iterations >= 1,
+               "BundleAdjustmentOptions.max_iterations must be >= 1, got " << max_iterations);
+  PROJ_REQUIRE(function_tolerance >= 0, "BundleAdjustmentOptions.function_tolerance must be >= 0");
+  PROJ_REQUIRE(gradient_tolerance >= 0, "BundleAdjustmentOptions.gradient_tolerance must be >= 0");
+  PROJ_REQUIRE(parameter_tolerance >= 0,
+               "BundleAdjustmentOptions.parameter_tolerance must be >= 0");
+  PROJ_REQUIRE(num_threads >= 0,
+               "BundleAdjustmentOptions.num_threads must be >= 0, got " << num_threads);
+  PROJ_REQUIRE(dense_schur_max_images >= 0,
+               "BundleAdjustmentOptions.dense_schur_max_images must be >= 0");
+}
+
+double PointMeanReprojectionError(const Scene& scene, int point_id) {
+  const Point3D& point = scene.points.at(point_id);
+  double sum = 0;
+  int count = 0;
+  for (const auto& element : point.track) {
+    const SceneImage& image = scene.images[element.image_id];
+    if (!image.registered) continue;
+    Eigen::Vector2d uv;
+    if (!scene.cameras[image.camera_id].Project(image.cam_from_world * point.position, &uv)) {
+      continue;
+    }
+    sum += (uv - image.keypoints[element.keypoint_index]).norm();
+    ++count;
+  }
+  return count > 0 ? sum / count : std::numeric_limits<double>::infinity();
+}
+
+BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& options,
+                                            const BundleAdjustmentConfig& config, Scene* scene) {
+  options.Check();
+  PROJ_CHECK(scene != nullptr, "scene is null");
+  ValidateConfig(config, *scene);
+  const Timer timer;
+  BundleAdjustmentSummary summary;
+
+  // Gauge: which images get a constant pose, and which get one translation coordinate fixed.
+  std::set<int> constant_pose = config.constant_pose_image_ids;
+  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
+  if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1) {
+    auto it = config.variable_image_ids.begin();
+    Eigen::Vector3d anchor;
+    if (constant_pose.empty()) {
+      constant_pose.insert(*it);
+      anchor = scene->images[*it].cam_from_world.Center();
+      ++it;
+    } else {
+      anchor = scene->images[*constant_pose.begin()].cam_from_world.Center();
+    }
+    if (it != config.variable_image_ids.end()) {
+      fixed_translation_coordinate[*it] = ScaleCoordinate(scene->images[*it], anchor);
+    }
+  }
+
+  // Observations to adjust.
+  std::vector<Observation> observations;
+  auto point_listed = [&](int point_id) {
+    return config.variable_point_ids.count(point_id) || config.constant_point_ids.count(point_id);
+  };
+  for (const std::set<int>* ids : {&config.variable_image_ids, &config.constant_pose_image_ids}) {
+    for (int image_id : *ids) {
+      const SceneImage& image = scene->images[image_id];
+      for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
+        const int point_id = image.point3d_ids[k];
+        if (point_id == kInvalidId || !point_listed(point_id)) continue;
+        const Observation obs{image_id, static_cast<int>(k), point_id};
+        if (SquaredError(*scene, obs) < 0) {
+          ++summary.num_skipped_observations;
+          continue;
+        }
+        observations.push_back(obs);
+      }
+    }
+  }
+  summary.num_observations = static_cast<int>(observations.size());
+  summary.initial_rms_px = RmsError(*scene, observations);
+
+  // The loss is shared by all residual blocks and outlives the problem.
+  const std::unique_ptr<ceres::LossFunction> loss = MakeLoss(options);
+  ceres::Problem::Options problem_options;
+  problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
+  ceres::Problem problem(problem_options);
+  std::set<int> used_cameras, used_points, pose_images;
+  for (const auto& obs : observations) {
+    SceneImage& image = scene->images[obs.image_id];
+    Camera& camera = scene->cameras[image.camera_id];
+    double* point = scene->points.at(obs.point_id).position.data();
+    const Eigen::Vector2d& observed = image.keypoints[obs.keypoint_index];
+    if (constant_pose.count(obs.image_id)) {
+      problem.AddResidualBlock(
+          CreateConstantPoseReprojectionCost(camera.model, image.cam_from_world, observed)
+              .release(),
+          loss.get(), point, camera.params.data());
+    } else {
+      problem.AddResidualBlock(CreateReprojectionCost(camera.model, observed).release(),
+                               loss.get(), image.cam_from_world.rotation.coeffs().data(),
+                               image.cam_from_world.translation.data(), point,
+                               camera.params.data());
+      pose_images.insert(obs.image_id);
+    }
+    used_cameras.insert(image.camera_id);
+    used_points.insert(obs.point_id);
+  }
+
+  for (int image_id : pose_images) {
+    Rigid3d& pose = scene->images[image_id].cam_from_world;
+    pose.rotation.normalize();
+    problem.SetManifold(pose.rotation.coeffs().data(), new ceres::EigenQuaternionManifold);
+    const auto fixed = fixed_translation_coordinate.find(image_id);
+    if (fixed != fixed_translation_coordinate.end()) {
+      problem.SetManifold(pose.translation.data(),
+                          new ceres::SubsetManifold(3, std::vector<int>{fixed->second}));
+    }
+  }
+  summary.num_variable_images = static_cast<int>(pose_images.size());
+
+  std::set<int> variable_cameras;
+  for (int camera_id : used_cameras) {
+    Camera& camera = scene->cameras[camera_id];
+    std::vector<int> constant;
+    if (!config.constant_camera_ids.count(camera_id)) {
+      if (!options.refine_focal) {
+        for (int i : camera.FocalIndices()) constant.push_back(i);
+      }
+      if (!options.refine_principal_point) {
+        for (int i : camera.PrincipalPointIndices()) constant.push_back(i);
+      }
+      if (!options.refine_extra) {
+        for (int i : camera.ExtraIndices()) constant.push_back(i);
+      }
+    }
+    const int num_params = static_cast<int>(camera.params.size());
+    if (config.constant_camera_ids.count(camera_id) ||
+        static_cast<int>(constant.size()) == num_params) {
+      problem.SetParameterBlockConstant(camera.params.data());
+    } else {
+      variable_cameras.insert(camera_id);
+      if (!constant.empty()) {
+        problem.SetManifold(camera.params.data(), new ceres::SubsetManifold(num_params, constant));
+      }
+    }
+  }
+
+  for (int point_id : used_points) {
+    if (config.constant_point_ids.count(point_id)) {
+      problem.SetParameterBlockConstant(scene->points.at(point_id).position.data());
+    } else {
+      ++summary.num_variable_points;
+    }
+  }
+
+  if (observations.empty()) {
+    summary.success = true;
+    summary.message = "no observations to adjust";
+    summary.time_s = timer.ElapsedSeconds();
+    return summary;
+  }
+
+  ceres::Solver::Options solver_options = MakeSolverOptions(options, summary.num_variable_images);
+  if (summary.num_variable_points > 0) {
+    // Eliminate points first in the Schur complement (constant ones are dropped by Ceres).
+    auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
+    for (int point_id : used_points) {
+      ordering->AddElementToGroup(scene->points.at(point_id).position.data(), 0);
+    }
+    for (int image_id : pose_images) {
+      Rigid3d& pose = scene->images[image_id].cam_from_world;
+      ordering->AddElementToGroup(pose.rotation.coeffs().data(), 1);
+      ordering->AddElementToGroup(pose.translation.data(), 1);
+    }
+    for (int camera_id : used_cameras) {
+      ordering->AddElementToGroup(scene->cameras[camera_id].params.data(), 1);
+    }
+    solver_options.linear_solver_ordering = ordering;
+  }
+
+  ceres::Solver::Summary ceres_summary;
+  ceres::Solve(solver_options, &problem, &ceres_summary);
+  if (options.verbose) {
+    PROJ_LOG(kInfo, ceres_summary.FullReport());
+  } else {
+    PROJ_LOG(kDebug, ceres_summary.BriefReport());
+  }
+
+  for (int image_id : pose_images) scene->images[image_id].cam_from_world.rotation.normalize();
+
+  summary.success = ceres_summary.IsSolutionUsable();
+  summary.num_iterations = static_cast<int>(ceres_summary.iterations.size()) - 1;
+  summary.initial_cost = ceres_summary.initial_cost;
+  summary.final_cost = ceres_summary.final_cost;
+  summary.final_rms_px = RmsError(*scene, observations);
+  summary.message = ceres_summary.message;
+
+  // Points whose error may have changed: those adjusted, and those seen through a refined
+  // pose or camera.
+  std::set<int> affected_points = used_points;
+  for (size_t image_id = 0; image_id < scene->images.size(); ++image_id) {
+    const SceneImage& image = scene->images[image_id];
+    if (!image.registered) continue;
+    if (!pose_images.count(static_cast<int>(image_id)) && !variable_cameras.count(image.camera_id)) {
+      continue;
+    }
+    for (int point_id : image.point3d_ids) {
+      if (point_id != kInvalidId) affected_points.insert(point_id);
+    }
+  }
+  for (int point_id : affected_points) {
+    scene->points.at(point_id).mean_error_px = PointMeanReprojectionError(*scene, point_id);
+  }
+  summary.time_s = timer.ElapsedSeconds();
+  return summary;
+}
+
+BundleAdjustmentConfig ConfigForGlobal(const Scene& scene) {
+  BundleAdjustmentConfig config;
+  for (size_t i = 0; i < scene.images.size(); ++i) {
+    if (scene.images[i].registered) config.variable_image_ids.insert(static_cast<int>(i));
+  }
+  for (const auto& [point_id, point] : scene.points) {
+    int registered_observations = 0;
+    for (const auto& element : point.track) {
+      registered_observations += scene.images[element.image_id].registered ? 1 : 0;
+    }
+    if (registered_observations >= 2) config.variable_point_ids.insert(point_id);
+  }
+  config.fix_gauge = true;
+  return config;
+}
+
+BundleAdjustmentConfig ConfigForLocal(const Scene& scene, int image_id, int max_neighbour_images) {
+  PROJ_REQUIRE(image_id >= 0 && image_id < static_cast<int>(scene.images.size()) &&
+                   scene.images[image_id].registered,
+               "ConfigForLocal: image " << image_id << " is not a registered image");
+  PROJ_REQUIRE(max_neighbour_images >= 0, "ConfigForLocal: max_neighbour_images must be >= 0");
+  // Number of points each other registered image shares with image_id.
+  std::map<int, int> shared;
+  for (int point_id : scene.images[image_id].point3d_ids) {
+    if (point_id == kInvalidId) continue;
+    std::set<int> seen;  // count each image once per point
+    for (const auto& element : scene.points.at(point_id).track) {
+      if (element.image_id == image_id || !scene.images[element.image_id].registered) continue;
+      if (seen.insert(element.image_id).second) ++shared[element.image_id];
+    }
+  }
+  std::vector<std::pair<int, int>> ranked(shared.begin(), shared.end());  // (image, count)
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (static_cast<int>(ranked.size()) > max_neighbour_images) ranked.resize(max_neighbour_images);
+
+  BundleAdjustmentConfig config;
+  config.variable_image_ids.insert(image_id);
+  for (const auto& [neighbour, count] : ranked) config.variable_image_ids.insert(neighbour);
+  for (int variable_image : config.variable_image_ids) {
+    for (int point_id : scene.images[variable_image].point3d_ids) {
+      if (point_id != kInvalidId) config.variable_point_ids.insert(point_id);
+    }
+  }
+  for (int point_id : config.variable_point_ids) {
+    for (const auto& element : scene.points.at(point_id).track) {
+      if (scene.images[element.image_id].registered &&
+          !config.variable_image_ids.count(element.image_id)) {
+        config.constant_pose_image_ids.insert(element.image_id);
+      }
+    }
+  }
+  config.fix_gauge = true;
+  return config;
+}
+
+}  // namespace proj

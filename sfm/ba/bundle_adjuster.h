@@ -1,0 +1,100 @@
+// Bundle adjustment: joint non-linear least-squares refinement of camera poses, 3D points and
+// intrinsics by minimising robustified reprojection errors (Triggs et al., "Bundle Adjustment
+// - A Modern Synthesis", 1999), solved with Ceres' Levenberg-Marquardt and a Schur-complement
+// linear solver. Ceres is a private dependency: nothing of it appears here.
+//
+// Which parameters move is stated explicitly by a BundleAdjustmentConfig; ConfigForGlobal and
+// ConfigForLocal build the two usual ones.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "sfm/scene.h"
+
+namespace proj {
+
+struct BundleAdjustmentOptions {
+  enum class LossType { kTrivial, kHuber, kCauchy };
+  // Robust loss on the reprojection error; kTrivial is plain least squares.
+  LossType loss = LossType::kCauchy;
+  // Residual norm (pixels) at which the robust loss starts to down-weight; > 0.
+  double loss_scale_px = 1.0;
+  // Which intrinsics move (for cameras not listed as constant in the config). A camera whose
+  // every parameter is excluded is held constant.
+  bool refine_focal = true;
+  bool refine_extra = true;             // distortion terms
+  bool refine_principal_point = false;  // badly constrained; off as in COLMAP
+  int max_iterations = 100;             // Levenberg-Marquardt iterations; >= 1
+  double function_tolerance = 1e-6;     // relative cost decrease to stop at; >= 0
+  double gradient_tolerance = 1e-10;    // >= 0
+  double parameter_tolerance = 1e-8;    // >= 0
+  int num_threads = 0;                  // 0: all hardware threads; >= 0
+  // Linear solver: DENSE_SCHUR when at most this many images have variable poses, else
+  // SPARSE_SCHUR (ITERATIVE_SCHUR with a Schur-Jacobi preconditioner when Ceres was built
+  // without a sparse library); >= 0.
+  int dense_schur_max_images = 50;
+  bool verbose = false;  // Ceres' per-iteration progress and full report to the log
+
+  void Check() const;  // throws InputError naming the offending field
+};
+
+// What the adjustment refines. Residuals are added for every observation (image i, point p)
+// with i in variable_image_ids or constant_pose_image_ids and p in variable_point_ids or
+// constant_point_ids; other observations are ignored. Listed images must be registered and
+// listed points must exist. Intrinsics of cameras used by those images are refined as the
+// options say unless listed in constant_camera_ids.
+struct BundleAdjustmentConfig {
+  std::set<int> variable_image_ids;       // poses refined
+  std::set<int> constant_pose_image_ids;  // observations used, poses held constant
+  std::set<int> variable_point_ids;
+  std::set<int> constant_point_ids;
+  std::set<int> constant_camera_ids;  // intrinsics held constant
+  // Removes the 7-dof similarity gauge freedom when the constant-pose images do not: with no
+  // constant-pose image, the first variable image (lowest id) gets a constant pose and the
+  // second one translation coordinate constant (the one most aligned with the baseline, which
+  // fixes the scale); with exactly one constant-pose image, the first variable image gets that
+  // coordinate constant. With two or more constant-pose images nothing is added.
+  bool fix_gauge = true;
+};
+
+struct BundleAdjustmentSummary {
+  bool success = false;  // Ceres produced a usable solution (converged or hit max_iterations)
+  int num_iterations = 0;
+  int num_observations = 0;  // residual blocks (2 residuals each)
+  int num_variable_images = 0;
+  int num_variable_points = 0;
+  int num_skipped_observations = 0;  // points behind the camera at the start: not added
+  double initial_cost = 0;           // Ceres cost, 0.5 * sum of robustified squared errors
+  double final_cost = 0;
+  double initial_rms_px = 0;         // RMS (non-robust) reprojection error over the residuals
+  double final_rms_px = 0;
+  double time_s = 0;
+  std::string message;  // Ceres' termination message
+};
+
+// Refines `scene` in place as `config` says. Throws InputError for invalid options or a config
+// naming unregistered images or missing points. Afterwards Point3D::mean_error_px is
+// recomputed for every point whose position, observing pose or camera may have changed. A
+// config with no observation returns success with zero iterations. Not thread-safe for a
+// shared scene; Ceres itself uses options.num_threads threads.
+BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& options,
+                                            const BundleAdjustmentConfig& config, Scene* scene);
+
+// All registered images variable; all points with at least two observations in registered
+// images variable; fix_gauge on.
+BundleAdjustmentConfig ConfigForGlobal(const Scene& scene);
+
+// Local adjustment around the newly registered `image_id`: that image and the (at most)
+// `max_neighbour_images` registered images sharing the most points with it are variable (ties
+// broken by lower id), all points they observe are variable, and every other registered image
+// observing those points has a constant pose. Intrinsics stay variable (add cameras to
+// constant_camera_ids to freeze them); fix_gauge on. Throws InputError if the image is not
+// registered.
+BundleAdjustmentConfig ConfigForLocal(const Scene& scene, int image_id, int max_neighbour_images);
+
+// Mean reprojection error (pixels) of a point over the observations in registered images that
+// project in front of the camera; +infinity if there is none.
+double PointMeanReprojectionError(const Scene& scene, int point_id);
+
+}  // namespace proj
