@@ -1,0 +1,44 @@
+#include "io/image_folder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "core/check.h"
+
+namespace proj {
+namespace fs = std::filesystem;
+
+bool HasImageExtension(const std::string& file_name) {
+  const size_t dot = file_name.rfind('.');
+  if (dot == std::string::npos) return false;
+  std::string extension = file_name.substr(dot + 1);
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == "jpg" || extension == "jpeg" || extension == "png";
+}
+
+std::vector<std::string> ListImageFiles(const std::string& folder) {
+  std::error_code error;
+  const fs::file_status status = fs::status(folder, error);
+  PROJ_REQUIRE(fs::exists(status), "image folder '" << folder << "' does not exist");
+  PROJ_REQUIRE(fs::is_directory(status), "image folder '" << folder << "' is not a folder");
+  fs::directory_iterator it(folder, error);
+  PROJ_REQUIRE(!error, "cannot read image folder '" << folder << "': " << error.message());
+  std::vector<std::pair<std::string, std::string>> entries;  // (name, path)
+  for (; it != fs::directory_iterator(); it.increment(error)) {
+    PROJ_REQUIRE(!error, "cannot read image folder '" << folder << "': " << error.message());
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.' || !HasImageExtension(name)) continue;
+    std::error_code type_error;
+    if (!fs::is_regular_file(it->path(), type_error)) continue;  // follows links
+    entries.emplace_back(name, it->path().string());
+  }
+  std::sort(entries.begin(), entries.end());
+  std::vector<std::string> paths;
+  paths.reserve(entries.size());
+  for (auto& entry : entries) paths.push_back(std::move(entry.second));
+  return paths;
+}
+
+}  // namespace proj

@@ -1,0 +1,19 @@
+// Listing the images of a folder (non-recursive).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace proj {
+
+// Full paths of the regular files (or links to them) in `folder` whose extension is .jpg,
+// .jpeg or .png in any case, sorted by file name (byte order). Hidden files (names starting
+// with '.') and all other files (e.g. K.txt) are ignored silently; sub-folders are not
+// searched. Throws InputError if `folder` is missing, not a folder or unreadable. An empty
+// result is not an error here (callers decide).
+std::vector<std::string> ListImageFiles(const std::string& folder);
+
+// True if the name ends in .jpg, .jpeg or .png (any case).
+bool HasImageExtension(const std::string& file_name);
+
+}  // namespace proj
