@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include <Eigen/LU>
+
 #include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/file_bytes.h"
