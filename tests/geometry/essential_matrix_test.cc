@@ -5,7 +5,9 @@
 
 #include "geometry/solvers/essential_decomposition.h"
 #include "geometry/solvers/essential_five_point.h"
+#include "geometry/solvers/epipolar_residuals.h"
 #include "geometry/solvers/fundamental_matrix.h"
+#include "geometry/solvers/relative_pose_refinement.h"
 #include "tests/geometry/synthetic_scene.h"
 
 namespace proj {
@@ -139,6 +141,43 @@ TEST(RecoverPoseFromEssential, CheiralityPicksTruthAndMarksPointsBehind) {
     }
     EXPECT_EQ(count, expected);
   }
+}
+
+TEST(RefineRelativePose, ExactDataConvergesFromPerturbedStart) {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 10; ++trial) {
+    const TwoViewScene scene = MakeScene(rng, 30);
+    const Rigid3d truth = scene.cam2_from_cam1();
+    Rigid3d pose(testing::RandomRotation(rng, 0.02) * truth.rotation,
+                 truth.translation.normalized() + testing::RandomVector(rng, -0.05, 0.05));
+    const auto summary = RefineRelativePose({}, scene.x1, scene.x2, &pose);
+    ASSERT_TRUE(summary.success);
+    EXPECT_LT(summary.final_cost, 1e-24);
+    EXPECT_LT(pose.rotation.angularDistance(truth.rotation), 1e-9);
+    EXPECT_LT((pose.translation - truth.translation.normalized()).norm(), 1e-9);
+  }
+}
+
+TEST(RefineRelativePose, NoisyDataReachesTheSampsonMinimum) {
+  std::mt19937_64 rng(14);
+  const TwoViewScene scene = MakeScene(rng, 200, 1e-3);
+  const Rigid3d truth = scene.cam2_from_cam1();
+  Eigen::Matrix3d e;
+  ASSERT_TRUE(SolveEssentialEightPoint(scene.x1, scene.x2, &e));
+  Rigid3d pose;
+  ASSERT_GT(RecoverPoseFromEssential(e, scene.x1, scene.x2, nullptr, &pose), 0);
+  const double linear_rotation_error = pose.rotation.angularDistance(truth.rotation);
+  const auto summary = RefineRelativePose({}, scene.x1, scene.x2, &pose);
+  ASSERT_TRUE(summary.success);
+  EXPECT_LT(summary.final_cost, summary.initial_cost);
+  // The minimum is below the cost of the true pose, whose residuals are the noise.
+  double truth_cost = 0.0;
+  const Eigen::Matrix3d e_truth = EssentialMatrixFromPose(truth);
+  for (size_t i = 0; i < scene.x1.size(); ++i) {
+    truth_cost += 0.5 * SampsonSquaredError(e_truth, scene.x1[i], scene.x2[i]);
+  }
+  EXPECT_LE(summary.final_cost, truth_cost);
+  EXPECT_LT(pose.rotation.angularDistance(truth.rotation), std::max(linear_rotation_error, 3e-3));
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Estimator adapters (STYLE P6) for EstimateEssentialMatrix, EstimateFundamentalMatrix and
+// EstimateHomography. Each adapter is created per call and owns scratch arrays for its
+// least-squares refit, so the inner loops do not allocate after warm-up.
+#include "geometry/ransac/estimate_two_view.h"
+
+#include <array>
+
+#include <Eigen/Geometry>
+
+#include "core/check.h"
+#include "geometry/ransac/ransac.h"
+#include "geometry/solvers/epipolar_residuals.h"
+#include "geometry/solvers/essential_decomposition.h"
+#include "geometry/solvers/essential_five_point.h"
+#include "geometry/solvers/fundamental_matrix.h"
+#include "geometry/solvers/homography.h"
+#include "geometry/solvers/relative_pose_refinement.h"
+
+namespace proj {
+namespace {
+
+struct PointPair {
+  Eigen::Vector2d x1;
+  Eigen::Vector2d x2;
+};
+
+std::vector<PointPair> MakePairs(const char* function, const std::vector<Eigen::Vector2d>& x1,
+                                 const std::vector<Eigen::Vector2d>& x2) {
+  PROJ_REQUIRE(x1.size() == x2.size(), function << ": " << x1.size() << " points in image 1 but "
+                                                << x2.size() << " in image 2");
+  std::vector<PointPair> pairs(x1.size());
+  for (size_t i = 0; i < x1.size(); ++i) pairs[i] = {x1[i], x2[i]};
+  return pairs;
+}
+
+// Scratch coordinate arrays for the least-squares solvers, which take separate arrays.
+struct RefitScratch {
+  mutable std::vector<Eigen::Vector2d> x1, x2;
+  void Split(const std::vector<PointPair>& pairs) const {
+    x1.clear();
+    x2.clear();
+    for (const PointPair& pair : pairs) {
+      x1.push_back(pair.x1);
+      x2.push_back(pair.x2);
+    }
+  }
+};
+
+struct EssentialEstimator {
+  using Datum = PointPair;
+  using Model = Eigen::Matrix3d;
+  static constexpr int kSampleSize = 5;
+
+  void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
+    std::array<Eigen::Vector3d, kSampleSize> b1, b2;
+    for (int i = 0; i < kSampleSize; ++i) {
+      b1[i] = sample[i].x1.homogeneous();
+      b2[i] = sample[i].x2.homogeneous();
+    }
+    SolveEssentialFivePoint(b1, b2, models);
+  }
+  double SquaredError(const Datum& datum, const Model& e) const {
+    return SampsonSquaredError(e, datum.x1, datum.x2);
+  }
+  // Non-linear Sampson refinement of the pose decomposed from `initial`: unlike the
+  // eight-point algorithm it minimizes a geometric error and keeps the essential constraints.
+  bool Refit(const std::vector<Datum>& inliers, const Model& initial, Model* refined) const {
+    scratch.Split(inliers);
+    Rigid3d cam2_from_cam1;
+    if (RecoverPoseFromEssential(initial, scratch.x1, scratch.x2, nullptr, &cam2_from_cam1) == 0) {
+      return false;
+    }
+    RelativePoseRefinementOptions options;
+    options.max_iterations = 10;
+    if (!RefineRelativePose(options, scratch.x1, scratch.x2, &cam2_from_cam1).success) {
+      return false;
+    }
+    const Eigen::Matrix3d e = EssentialMatrixFromPose(cam2_from_cam1);
+    *refined = e / e.norm();
+    return refined->allFinite();
+  }
+  RefitScratch scratch;
+};
+
+struct FundamentalEstimator {
+  using Datum = PointPair;
+  using Model = Eigen::Matrix3d;
+  static constexpr int kSampleSize = 7;
+
+  void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
+    std::array<Eigen::Vector2d, kSampleSize> x1, x2;
+    for (int i = 0; i < kSampleSize; ++i) {
+      x1[i] = sample[i].x1;
+      x2[i] = sample[i].x2;
+    }
+    SolveFundamentalSevenPoint(x1, x2, models);
+  }
+  double SquaredError(const Datum& datum, const Model& f) const {
+    return SampsonSquaredError(f, datum.x1, datum.x2);
+  }
+  bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
+    scratch.Split(inliers);
+    return SolveFundamentalEightPoint(scratch.x1, scratch.x2, refined);
+  }
+  RefitScratch scratch;
+};
+
+struct HomographyEstimator {
+  using Datum = PointPair;
+  using Model = Eigen::Matrix3d;
+  static constexpr int kSampleSize = 4;
+
+  void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
+    std::array<Eigen::Vector2d, kSampleSize> x1, x2;
+    for (int i = 0; i < kSampleSize; ++i) {
+      x1[i] = sample[i].x1;
+      x2[i] = sample[i].x2;
+    }
+    Eigen::Matrix3d h;
+    if (SolveHomographyFourPoint(x1, x2, &h)) models->push_back(h);
+  }
+  double SquaredError(const Datum& datum, const Model& h) const {
+    return HomographyTransferSquaredError(h, datum.x1, datum.x2);
+  }
+  bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
+    scratch.Split(inliers);
+    return SolveHomographyDlt(scratch.x1, scratch.x2, refined);
+  }
+  RefitScratch scratch;
+};
+
+}  // namespace
+
+RansacReport<Eigen::Matrix3d> EstimateEssentialMatrix(
+    const RansacOptions& options, const std::vector<Eigen::Vector2d>& points1_normalized,
+    const std::vector<Eigen::Vector2d>& points2_normalized) {
+  return Ransac(options, EssentialEstimator{},
+                MakePairs("EstimateEssentialMatrix", points1_normalized, points2_normalized));
+}
+
+RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(
+    const RansacOptions& options, const std::vector<Eigen::Vector2d>& pixels1,
+    const std::vector<Eigen::Vector2d>& pixels2) {
+  return Ransac(options, FundamentalEstimator{},
+                MakePairs("EstimateFundamentalMatrix", pixels1, pixels2));
+}
+
+RansacReport<Eigen::Matrix3d> EstimateHomography(const RansacOptions& options,
+                                                 const std::vector<Eigen::Vector2d>& pixels1,
+                                                 const std::vector<Eigen::Vector2d>& pixels2) {
+  return Ransac(options, HomographyEstimator{}, MakePairs("EstimateHomography", pixels1, pixels2));
+}
+
+}  // namespace proj

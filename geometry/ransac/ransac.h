@@ -1,0 +1,213 @@
+// Generic RANSAC with MSAC scoring and local optimization, over a static Estimator concept
+// (no virtual calls per datum). Callers normally use the Estimate* functions
+// (estimate_two_view.h, estimate_absolute_pose.h, estimate_similarity.h); instantiate Ransac
+// directly only for new model types.
+//
+// References: M. Fischler, R. Bolles, "Random sample consensus", CACM 1981; MSAC cost
+// sum_i min(e_i^2, t^2): P. Torr, A. Zisserman, "MLESAC", CVIU 2000; LO-RANSAC: O. Chum,
+// J. Matas, J. Kittler, DAGM 2003, with the iterated least squares of K. Lebeda, J. Matas,
+// O. Chum, "Fixing the locally optimized RANSAC", BMVC 2012.
+//
+// Estimator concept (checked by IsEstimator):
+//   using Datum = ...;  using Model = ...;
+//   static constexpr int kSampleSize = k;
+//   // Appends the 0..n models fitting a minimal sample (the caller clears `models`).
+//   void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const;
+//   // Squared error of one datum, in the squared unit of RansacOptions.max_error.
+//   double SquaredError(const Datum& datum, const Model& model) const;
+// Optional, enables local optimization (detected by HasRefit):
+//   // Least-squares fit on many data (>= kSampleSize), starting from / near `initial`.
+//   bool Refit(const std::vector<Datum>& inliers, const Model& initial, Model* refined) const;
+//
+// Thread safety: Ransac keeps all state in locals; it is safe to run concurrently on distinct
+// estimators (and on one estimator if its Fit/SquaredError/Refit are).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "geometry/ransac/ransac_options.h"
+
+namespace proj {
+
+template <typename E, typename = void>
+struct IsEstimator : std::false_type {};
+template <typename E>
+struct IsEstimator<
+    E, std::void_t<typename E::Datum, typename E::Model, decltype(E::kSampleSize),
+                   decltype(std::declval<const E&>().Fit(
+                       std::declval<const std::array<typename E::Datum, E::kSampleSize>&>(),
+                       std::declval<std::vector<typename E::Model>*>())),
+                   decltype(std::declval<const E&>().SquaredError(
+                       std::declval<const typename E::Datum&>(),
+                       std::declval<const typename E::Model&>()))>> : std::true_type {};
+
+template <typename E, typename = void>
+struct HasRefit : std::false_type {};
+template <typename E>
+struct HasRefit<E, std::void_t<decltype(std::declval<const E&>().Refit(
+                       std::declval<const std::vector<typename E::Datum>&>(),
+                       std::declval<const typename E::Model&>(),
+                       std::declval<typename E::Model*>()))>>
+    : std::is_same<bool, decltype(std::declval<const E&>().Refit(
+                             std::declval<const std::vector<typename E::Datum>&>(),
+                             std::declval<const typename E::Model&>(),
+                             std::declval<typename E::Model*>()))> {};
+
+// Number of samples needed to draw one all-inlier sample with probability `confidence` when a
+// fraction `inlier_ratio` of the data are inliers: log(1 - p) / log(1 - w^k), clamped to
+// [0, max_iterations].
+inline int RansacRequiredIterations(double inlier_ratio, int sample_size, double confidence,
+                                    int max_iterations) {
+  const double all_inliers = std::pow(std::clamp(inlier_ratio, 0.0, 1.0), sample_size);
+  if (all_inliers >= 1.0) return 0;
+  if (all_inliers <= 0.0) return max_iterations;
+  const double denominator = std::log1p(-all_inliers);
+  if (!(denominator < 0.0)) return max_iterations;
+  const double n = std::ceil(std::log1p(-confidence) / denominator);
+  return n >= max_iterations ? max_iterations : static_cast<int>(std::max(n, 0.0));
+}
+
+namespace internal {
+
+// MSAC cost of `model`, stopping early (returning +inf) once it exceeds `bound`.
+template <typename Estimator>
+double MsacCost(const Estimator& estimator, const std::vector<typename Estimator::Datum>& data,
+                const typename Estimator::Model& model, double threshold_sq, double bound,
+                int* num_inliers) {
+  double cost = 0.0;
+  int inliers = 0;
+  for (const auto& datum : data) {
+    const double e = estimator.SquaredError(datum, model);
+    if (e < threshold_sq) {
+      cost += e;
+      ++inliers;
+    } else {
+      cost += threshold_sq;
+    }
+    if (cost > bound) return std::numeric_limits<double>::infinity();
+  }
+  *num_inliers = inliers;
+  return cost;
+}
+
+}  // namespace internal
+
+template <typename Estimator>
+RansacReport<typename Estimator::Model> Ransac(
+    const RansacOptions& options, const Estimator& estimator,
+    const std::vector<typename Estimator::Datum>& data) {
+  static_assert(IsEstimator<Estimator>::value,
+                "Estimator must provide Datum, Model, kSampleSize, Fit and SquaredError");
+  using Datum = typename Estimator::Datum;
+  using Model = typename Estimator::Model;
+  constexpr int kSampleSize = Estimator::kSampleSize;
+  static_assert(kSampleSize >= 1, "kSampleSize must be positive");
+  options.Check();
+
+  RansacReport<Model> report;
+  const int n = static_cast<int>(data.size());
+  report.inlier_mask.assign(data.size(), 0);
+  if (n < kSampleSize) return report;
+
+  const double threshold_sq = options.max_error * options.max_error;
+  std::mt19937_64 rng(options.seed);
+  std::vector<int> indices(n);
+  std::iota(indices.begin(), indices.end(), 0);
+  std::array<Datum, kSampleSize> sample;
+  std::vector<Model> models;
+  models.reserve(16);
+  std::vector<Datum> inliers;  // local-optimization buffer, grown once
+  constexpr bool kCanRefit = HasRefit<Estimator>::value;
+  if (kCanRefit && options.local_optimization) inliers.reserve(data.size());
+
+  bool have_model = false;
+  Model best_model{};
+  double best_cost = std::numeric_limits<double>::infinity();
+  int best_num_inliers = 0;
+  int required_iterations = options.max_iterations;
+
+  // Iterated least squares from `model` (whose cost/inliers are the current best).
+  const auto local_optimize = [&](const Model& start) {
+    if constexpr (kCanRefit) {
+      Model current = start;
+      const int steps = options.local_optimization_steps;
+      for (int step = 0; step < steps; ++step) {
+        const double factor =
+            steps == 1 ? 1.0
+                       : options.local_optimization_threshold_factor -
+                             (options.local_optimization_threshold_factor - 1.0) * step /
+                                 (steps - 1);
+        const double step_threshold_sq = threshold_sq * factor * factor;
+        inliers.clear();
+        for (const Datum& datum : data) {
+          if (estimator.SquaredError(datum, current) < step_threshold_sq) inliers.push_back(datum);
+        }
+        if (static_cast<int>(inliers.size()) <= kSampleSize) return;
+        Model refined;
+        if (!estimator.Refit(inliers, current, &refined)) return;
+        int num_inliers = 0;
+        const double cost =
+            internal::MsacCost(estimator, data, refined, threshold_sq, best_cost, &num_inliers);
+        if (!(cost < best_cost)) return;
+        best_cost = cost;
+        best_model = refined;
+        best_num_inliers = num_inliers;
+        current = refined;
+      }
+    } else {
+      (void)start;
+    }
+  };
+
+  int iteration = 0;
+  for (; iteration < options.max_iterations; ++iteration) {
+    if (iteration >= options.min_iterations && iteration >= required_iterations) break;
+    // Partial Fisher-Yates: a uniform sample without replacement in O(kSampleSize).
+    for (int i = 0; i < kSampleSize; ++i) {
+      std::uniform_int_distribution<int> pick(i, n - 1);
+      std::swap(indices[i], indices[pick(rng)]);
+      sample[i] = data[indices[i]];
+    }
+    models.clear();
+    estimator.Fit(sample, &models);
+    for (const Model& model : models) {
+      int num_inliers = 0;
+      const double cost =
+          internal::MsacCost(estimator, data, model, threshold_sq, best_cost, &num_inliers);
+      if (!(cost < best_cost)) continue;
+      have_model = true;
+      best_cost = cost;
+      best_model = model;
+      best_num_inliers = num_inliers;
+      if (options.local_optimization) local_optimize(model);
+      required_iterations =
+          RansacRequiredIterations(static_cast<double>(best_num_inliers) / n, kSampleSize,
+                                   options.confidence, options.max_iterations);
+    }
+  }
+  report.num_iterations = iteration;
+  if (!have_model) return report;
+
+  report.model = best_model;
+  int num_inliers = 0;
+  for (int i = 0; i < n; ++i) {
+    if (estimator.SquaredError(data[i], best_model) < threshold_sq) {
+      report.inlier_mask[i] = 1;
+      ++num_inliers;
+    }
+  }
+  report.num_inliers = num_inliers;
+  report.success = num_inliers >= std::max(options.min_num_inliers, kSampleSize) &&
+                   num_inliers >= options.min_inlier_ratio * n;
+  return report;
+}
+
+}  // namespace proj

@@ -1,0 +1,181 @@
+#include "geometry/ransac/ransac.h"
+
+#include <random>
+
+#include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <gtest/gtest.h>
+
+#include "core/check.h"
+
+namespace proj {
+namespace {
+
+// Toy estimator: a 2D line a x + b y + c = 0 with (a, b) unit, from two points.
+struct LineEstimator {
+  using Datum = Eigen::Vector2d;
+  using Model = Eigen::Vector3d;
+  static constexpr int kSampleSize = 2;
+  void Fit(const std::array<Datum, 2>& sample, std::vector<Model>* models) const {
+    const Eigen::Vector2d d = sample[1] - sample[0];
+    if (d.norm() == 0.0) return;
+    const Eigen::Vector2d normal = Eigen::Vector2d(-d.y(), d.x()).normalized();
+    models->emplace_back(normal.x(), normal.y(), -normal.dot(sample[0]));
+  }
+  double SquaredError(const Datum& p, const Model& line) const {
+    const double e = line.x() * p.x() + line.y() * p.y() + line.z();
+    return e * e;
+  }
+};
+
+// The same with a total-least-squares refit, enabling local optimization.
+struct RefittingLineEstimator : LineEstimator {
+  bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
+    Eigen::Vector2d mean = Eigen::Vector2d::Zero();
+    for (const auto& p : inliers) mean += p;
+    mean /= static_cast<double>(inliers.size());
+    Eigen::Matrix2d scatter = Eigen::Matrix2d::Zero();
+    for (const auto& p : inliers) scatter += (p - mean) * (p - mean).transpose();
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eigen(scatter);
+    const Eigen::Vector2d normal = eigen.eigenvectors().col(0);
+    *refined = Eigen::Vector3d(normal.x(), normal.y(), -normal.dot(mean));
+    return true;
+  }
+};
+
+struct NotAnEstimator {
+  using Datum = int;
+  using Model = int;
+  static constexpr int kSampleSize = 1;
+};
+
+static_assert(IsEstimator<LineEstimator>::value);
+static_assert(IsEstimator<RefittingLineEstimator>::value);
+static_assert(!IsEstimator<NotAnEstimator>::value);
+static_assert(!HasRefit<LineEstimator>::value);
+static_assert(HasRefit<RefittingLineEstimator>::value);
+
+// Points on y = 0.5 x + 1 with Gaussian noise, then uniform outliers; first `num_inliers` are
+// the inliers.
+std::vector<Eigen::Vector2d> LineData(std::mt19937_64& rng, int num_inliers, int num_outliers,
+                                      double noise) {
+  std::uniform_real_distribution<double> u(-10.0, 10.0);
+  std::normal_distribution<double> n(0.0, noise);
+  std::vector<Eigen::Vector2d> data;
+  for (int i = 0; i < num_inliers; ++i) {
+    const double x = u(rng);
+    data.emplace_back(x, 0.5 * x + 1.0 + n(rng));
+  }
+  for (int i = 0; i < num_outliers; ++i) data.emplace_back(u(rng), u(rng));
+  return data;
+}
+
+double LineAngleError(const Eigen::Vector3d& line) {
+  const Eigen::Vector2d truth = Eigen::Vector2d(-0.5, 1.0).normalized();
+  return std::acos(std::min(1.0, std::abs(truth.dot(line.head<2>()))));
+}
+
+TEST(RansacRequiredIterations, MatchesClosedForm) {
+  // log(0.001) / log(1 - 0.5^5) = 217.6 -> 218.
+  EXPECT_EQ(RansacRequiredIterations(0.5, 5, 0.999, 100000), 218);
+  EXPECT_EQ(RansacRequiredIterations(1.0, 5, 0.999, 100000), 0);
+  EXPECT_EQ(RansacRequiredIterations(0.0, 5, 0.999, 1234), 1234);
+  EXPECT_EQ(RansacRequiredIterations(0.01, 7, 0.999, 5000), 5000);
+}
+
+TEST(Ransac, FindsLineUnderHalfOutliersWithCorrectMask) {
+  std::mt19937_64 rng(1);
+  const auto data = LineData(rng, 200, 200, 0.05);
+  RansacOptions options;
+  options.max_error = 0.2;
+  const auto report = Ransac(options, RefittingLineEstimator{}, data);
+  ASSERT_TRUE(report.success);
+  EXPECT_LT(LineAngleError(report.model), 0.01);
+  ASSERT_EQ(report.inlier_mask.size(), data.size());
+  int true_positives = 0, false_positives = 0;
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (report.inlier_mask[i]) (i < 200 ? true_positives : false_positives)++;
+  }
+  EXPECT_EQ(report.num_inliers, true_positives + false_positives);
+  EXPECT_GE(true_positives, 195);
+  EXPECT_LE(false_positives, 8);  // uniform outliers that happen to lie near the line
+  // Adaptive termination: ~50% inliers and k = 2 need ~25 samples, so min_iterations rules.
+  EXPECT_EQ(report.num_iterations, options.min_iterations);
+}
+
+TEST(Ransac, SameSeedSameResultDifferentSeedStillCorrect) {
+  std::mt19937_64 rng(2);
+  const auto data = LineData(rng, 100, 100, 0.05);
+  RansacOptions options;
+  options.max_error = 0.2;
+  const auto a = Ransac(options, LineEstimator{}, data);
+  const auto b = Ransac(options, LineEstimator{}, data);
+  EXPECT_EQ(a.model, b.model);
+  EXPECT_EQ(a.inlier_mask, b.inlier_mask);
+  options.seed = 99;
+  const auto c = Ransac(options, LineEstimator{}, data);
+  ASSERT_TRUE(c.success);
+  EXPECT_LT(LineAngleError(c.model), 0.02);
+}
+
+TEST(Ransac, LocalOptimizationImprovesAccuracy) {
+  double error_plain = 0.0, error_lo = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::mt19937_64 rng(100 + trial);
+    const auto data = LineData(rng, 300, 300, 0.1);
+    RansacOptions options;
+    options.max_error = 0.3;
+    options.seed = trial;
+    options.min_iterations = 20;
+    error_plain += LineAngleError(Ransac(options, LineEstimator{}, data).model);
+    error_lo += LineAngleError(Ransac(options, RefittingLineEstimator{}, data).model);
+  }
+  EXPECT_LT(error_lo, 0.5 * error_plain);
+}
+
+TEST(Ransac, HonoursIterationLimitsAndSuccessCriteria) {
+  std::mt19937_64 rng(3);
+  const auto data = LineData(rng, 20, 180, 0.01);  // 10% inliers
+  RansacOptions options;
+  options.max_error = 0.05;
+  options.min_iterations = 5;
+  options.max_iterations = 50;
+  auto report = Ransac(options, LineEstimator{}, data);
+  EXPECT_EQ(report.num_iterations, 50);
+  options.max_iterations = 2000;
+  options.min_inlier_ratio = 0.5;
+  report = Ransac(options, LineEstimator{}, data);
+  EXPECT_FALSE(report.success);       // 10% < 50%
+  EXPECT_GE(report.num_inliers, 20);  // the line was still found
+}
+
+TEST(Ransac, TooFewDataIsAnUnsuccessfulReport) {
+  const std::vector<Eigen::Vector2d> data = {Eigen::Vector2d(0, 0)};
+  const auto report = Ransac(RansacOptions{}, LineEstimator{}, data);
+  EXPECT_FALSE(report.success);
+  EXPECT_EQ(report.inlier_mask, std::vector<char>(1, 0));
+  EXPECT_EQ(report.num_iterations, 0);
+}
+
+TEST(RansacOptions, CheckRejectsBadValues) {
+  RansacOptions options;
+  options.Check();
+  options.max_error = 0.0;
+  EXPECT_THROW(options.Check(), InputError);
+  options = RansacOptions{};
+  options.confidence = 1.0;
+  EXPECT_THROW(options.Check(), InputError);
+  options = RansacOptions{};
+  options.max_iterations = options.min_iterations - 1;
+  EXPECT_THROW(options.Check(), InputError);
+  options = RansacOptions{};
+  options.local_optimization_threshold_factor = 0.5;
+  EXPECT_THROW(options.Check(), InputError);
+  std::vector<Eigen::Vector2d> data(10);
+  options = RansacOptions{};
+  options.min_inlier_ratio = 2.0;
+  EXPECT_THROW(Ransac(options, LineEstimator{}, data), InputError);
+}
+
+}  // namespace
+}  // namespace proj
