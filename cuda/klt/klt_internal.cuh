@@ -1,0 +1,124 @@
+// Internal to cuda/klt/: device buffers and the kernel launchers the GPU KLT tracker
+// composes. Every launcher enqueues on the given stream and checks the launch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/cuda_check.cuh"
+
+namespace proj::cuda::internal {
+
+constexpr int kKltMaxLevels = 8;
+
+// Grow-only device array; contents are undefined after a resize.
+template <typename T>
+class KltDeviceArray {
+ public:
+  KltDeviceArray() = default;
+  ~KltDeviceArray() { if (data_) cudaFree(data_); }
+  KltDeviceArray(const KltDeviceArray&) = delete;
+  KltDeviceArray& operator=(const KltDeviceArray&) = delete;
+  void Reserve(size_t count) {
+    if (count <= capacity_) return;
+    if (data_) PROJ_CUDA_CHECK(cudaFree(data_));
+    data_ = nullptr;
+    PROJ_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    capacity_ = count;
+  }
+  T* data() const { return data_; }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+// One pyramid level in pitched device memory with a texture object over it (bilinear
+// filtering, clamp-to-edge, unnormalised coordinates: pixel x covers [x, x + 1), its centre
+// at x + 0.5 as in the project convention).
+struct KltLevel {
+  float* data = nullptr;
+  size_t pitch_bytes = 0;
+  int width = 0;
+  int height = 0;
+  cudaTextureObject_t texture = 0;
+};
+
+// Level = 5x5 binomial blur ([1 4 6 4 1] / 16 separable) of `src` sampled at even pixels,
+// reflect-101 borders; dst is ((w + 1) / 2) x ((h + 1) / 2) (OpenCV pyrDown).
+void LaunchPyramidDown(const KltLevel& src, const KltLevel& dst, cudaStream_t stream);
+
+// Pyramidal Lucas-Kanade of `count` points, one warp per point.
+struct KltTrackParams {
+  cudaTextureObject_t from_texture[kKltMaxLevels] = {};
+  cudaTextureObject_t to_texture[kKltMaxLevels] = {};
+  int level_width[kKltMaxLevels] = {};
+  int level_height[kKltMaxLevels] = {};
+  int num_levels = 0;
+  int window_size = 0;
+  int max_iterations = 0;
+  float epsilon_sq = 0;          // squared stop threshold, pixels^2
+  float min_eigenvalue = 0;      // see KltOptions::min_eigenvalue
+  float max_fb_sq = -1;          // squared forward-backward limit; < 0 disables the check
+  float max_residual = -1;       // <= 0 disables the check
+  int count = 0;
+  const float2* points_in = nullptr;  // project convention
+  float2* points_out = nullptr;       // project convention
+  uint8_t* status = nullptr;          // KltStatus
+  float* residual = nullptr;
+  float* forward_backward = nullptr;  // pixels, -1 if not run
+};
+void LaunchLucasKanade(const KltTrackParams& params, cudaStream_t stream);
+
+// Keeps the points whose status is kTracked, in order: out_points[k], out_ids[k] for the
+// k-th kept one; *out_count = number kept. `flags` and `positions` are scratch of `count`
+// ints; cub_temp is grown as needed.
+void CompactTracked(const float2* points, const int* ids, const uint8_t* status, int count,
+                    int* flags, int* positions, KltDeviceArray<unsigned char>* cub_temp,
+                    float2* out_points, int* out_ids, int* out_count, cudaStream_t stream);
+
+// Shi-Tomasi corner selection on a level-0 image.
+struct KltSelectParams {
+  const float* image = nullptr;  // pitched level 0
+  size_t pitch_bytes = 0;
+  int width = 0;
+  int height = 0;
+  int border = 0;              // corners only in [border, size - 1 - border] (integer pixels)
+  int block_size = 3;
+  float quality_level = 0.01f;
+  float min_distance = 0;      // pixels
+  const float2* existing = nullptr;  // points to keep away from (project convention)
+  int num_existing = 0;
+  int max_new = 0;
+  // Outputs, any may be null: position (project convention), score, track id = first_id + k.
+  float2* out_points = nullptr;
+  float* out_scores = nullptr;
+  int* out_ids = nullptr;
+  int first_id = 0;
+};
+
+// Scratch of the selection, sized for one image size.
+struct KltSelectBuffers {
+  KltDeviceArray<float> eigen;              // width * height
+  KltDeviceArray<uint8_t> mask;             // width * height, 1 = near an existing point
+  KltDeviceArray<int> rank;                 // width * height, candidate rank or -1
+  KltDeviceArray<unsigned long long> keys;  // candidates: score bits << 32 | ~pixel index
+  KltDeviceArray<unsigned long long> sorted_keys;
+  KltDeviceArray<uint8_t> state;            // per candidate: 0 undecided, 1 kept, 2 suppressed
+  KltDeviceArray<int> flags;
+  KltDeviceArray<int> positions;
+  KltDeviceArray<unsigned int> counters;    // [0] max eigenvalue bits, [1] candidates,
+                                            // [2] selected, [3..] undecided per NMS round
+  KltDeviceArray<unsigned char> cub_temp;
+};
+
+// Runs the selection; returns the number of corners written (<= max_new). Synchronises the
+// stream a few times (candidate count, NMS rounds, result count); `host_scratch` is pinned
+// memory of at least 4 unsigned ints.
+int SelectCorners(const KltSelectParams& params, KltSelectBuffers* buffers,
+                  unsigned int* host_scratch, cudaStream_t stream);
+
+}  // namespace proj::cuda::internal

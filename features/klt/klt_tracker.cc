@@ -1,0 +1,59 @@
+#include "features/klt/klt_tracker.h"
+
+#include "core/check.h"
+#include "cuda/device.h"
+#include "cuda/klt/klt_gpu_tracker.h"
+#include "features/klt/klt_cpu_tracker.h"
+
+namespace proj {
+namespace {
+
+cuda::KltImageView View(const GrayImage& image) {
+  PROJ_REQUIRE(image.width > 0 && image.height > 0 &&
+                   image.pixels.size() == static_cast<size_t>(image.width) * image.height,
+               "KLT: image has " << image.pixels.size() << " pixels, expected " << image.width
+                                 << "x" << image.height);
+  return cuda::KltImageView{image.pixels.data(), image.width, image.height};
+}
+
+class KltGpuTrackerAdapter final : public KltTracker {
+ public:
+  explicit KltGpuTrackerAdapter(const KltOptions& options) : tracker_(options) {}
+  const std::vector<KltFeature>& ProcessFrame(const GrayImage& frame) override {
+    return tracker_.ProcessFrame(View(frame));
+  }
+  void Reset() override { tracker_.Reset(); }
+  std::vector<KltCorner> SelectCorners(const GrayImage& image, int max_count,
+                                       const std::vector<KltPoint>& existing) override {
+    return tracker_.SelectCorners(View(image), max_count, existing);
+  }
+  KltTrackResult TrackPoints(const GrayImage& from, const GrayImage& to,
+                             const std::vector<KltPoint>& points) override {
+    return tracker_.TrackPoints(View(from), View(to), points);
+  }
+  std::string Description() const override { return tracker_.Description(); }
+
+ private:
+  cuda::KltGpuTracker tracker_;
+};
+
+}  // namespace
+
+std::unique_ptr<KltTracker> CreateKltTracker(const KltOptions& options, ComputeDevice device) {
+  options.Check();
+  switch (device) {
+    case ComputeDevice::kCpu:
+      return CreateKltCpuTracker(options);
+    case ComputeDevice::kGpu:
+      PROJ_REQUIRE(cuda::DeviceAvailable(),
+                   "the GPU KLT tracker was requested but no GPU is usable: " << cuda::DeviceDescription());
+      return std::make_unique<KltGpuTrackerAdapter>(options);
+    case ComputeDevice::kAuto:
+      if (cuda::DeviceAvailable()) return std::make_unique<KltGpuTrackerAdapter>(options);
+      return CreateKltCpuTracker(options);
+  }
+  PROJ_CHECK(false, "unhandled compute device");
+  return nullptr;
+}
+
+}  // namespace proj

@@ -1,0 +1,102 @@
+// Helpers shared by the KLT tests (CPU and GPU): synthetic frame pairs and sequences with known
+// motion, and end-point error statistics.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "cuda/klt/klt_types.h"
+#include "features/feature_types.h"
+#include "features/klt/klt_synthetic.h"
+
+namespace proj::testing {
+
+constexpr int kKltTextureMargin = 96;
+
+// Motion of a frame of size width x height that shows the texture (frame + 2 margins) offset
+// by the margin, then moved by (shift, angle) about the frame centre.
+inline SimilarityMotion KltFrameMotion(int width, int height, double shift_x, double shift_y,
+                                       double angle_rad = 0) {
+  SimilarityMotion motion;
+  motion.pivot_x = width / 2.0 + kKltTextureMargin;
+  motion.pivot_y = height / 2.0 + kKltTextureMargin;
+  motion.shift_x = shift_x - kKltTextureMargin;
+  motion.shift_y = shift_y - kKltTextureMargin;
+  motion.angle_rad = angle_rad;
+  return motion;
+}
+
+struct KltSyntheticPair {
+  GrayImage first;
+  GrayImage second;
+  SimilarityMotion first_motion;
+  SimilarityMotion second_motion;
+  SyntheticTexture texture;
+};
+
+inline KltSyntheticPair MakeKltPair(int width, int height, double shift_x, double shift_y,
+                                    double angle_rad, uint64_t seed) {
+  KltSyntheticPair pair;
+  pair.texture = MakeSyntheticTexture(width + 2 * kKltTextureMargin, height + 2 * kKltTextureMargin, seed);
+  pair.first_motion = KltFrameMotion(width, height, 0, 0, 0);
+  pair.second_motion = KltFrameMotion(width, height, shift_x, shift_y, angle_rad);
+  pair.first = RenderFrame(pair.texture, pair.first_motion, width, height);
+  pair.second = RenderFrame(pair.texture, pair.second_motion, width, height);
+  return pair;
+}
+
+inline double Median(std::vector<double> values) {
+  if (values.empty()) return -1;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+inline double Distance(const KltPoint& a, const KltPoint& b) {
+  return std::hypot(static_cast<double>(a.x) - b.x, static_cast<double>(a.y) - b.y);
+}
+
+inline std::vector<KltPoint> CornerPoints(const std::vector<KltCorner>& corners) {
+  std::vector<KltPoint> points;
+  for (const KltCorner& c : corners) points.push_back(KltPoint{c.x, c.y});
+  return points;
+}
+
+// End-point errors against the true motion of the tracked points.
+inline std::vector<double> TruthErrors(const KltSyntheticPair& pair, const std::vector<KltPoint>& start,
+                                       const KltTrackResult& result) {
+  std::vector<double> errors;
+  for (size_t i = 0; i < start.size(); ++i) {
+    if (result.status[i] != KltStatus::kTracked) continue;
+    const KltPoint truth = MapBetweenFrames(pair.first_motion, pair.second_motion, start[i]);
+    errors.push_back(Distance(truth, result.points[i]));
+  }
+  return errors;
+}
+
+inline double TrackedFraction(const KltTrackResult& result) {
+  if (result.status.empty()) return 0;
+  const auto tracked = std::count(result.status.begin(), result.status.end(), KltStatus::kTracked);
+  return static_cast<double>(tracked) / result.status.size();
+}
+
+// Replaces the rectangle [x0, x1) x [y0, y1) of `image` with another texture: an occluding,
+// unrelated surface.
+inline void PaintForeignRegion(GrayImage* image, int x0, int y0, int x1, int y1, uint64_t seed) {
+  const SyntheticTexture other = MakeSyntheticTexture(x1 - x0, y1 - y0, seed);
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      image->pixels[static_cast<size_t>(y) * image->width + x] =
+          other.values[static_cast<size_t>(y - y0) * other.width + (x - x0)];
+    }
+  }
+}
+
+// Motion of frame f of the test sequence: a smooth drift with a slow rotation.
+inline SimilarityMotion KltSequenceMotion(int width, int height, int frame) {
+  return KltFrameMotion(width, height, 1.3 * frame, 0.5 * frame + 2.0 * std::sin(frame / 6.0),
+                        0.0015 * frame);
+}
+
+}  // namespace proj::testing

@@ -1,0 +1,176 @@
+// CPU (OpenCV) KLT tracker: accuracy on synthetic motion, the forward-backward check,
+// selection constraints and the sequence logic. The GPU tracker runs the same checks against
+// this one in tests/cuda/klt_gpu_tracker_test.cc.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/check.h"
+#include "features/klt/klt_cpu_tracker.h"
+#include "features/klt/klt_tracker.h"
+#include "tests/features/klt_test_support.h"
+
+namespace proj {
+namespace {
+
+using testing::CornerPoints;
+using testing::Distance;
+using testing::MakeKltPair;
+using testing::Median;
+
+constexpr int kWidth = 640;
+constexpr int kHeight = 480;
+
+struct MotionCase {
+  const char* name;
+  double shift_x, shift_y, angle_deg;
+};
+
+class KltCpuMotionTest : public ::testing::TestWithParam<MotionCase> {};
+
+TEST_P(KltCpuMotionTest, TracksKnownMotionToATenthOfAPixel) {
+  const MotionCase& c = GetParam();
+  const auto pair = MakeKltPair(kWidth, kHeight, c.shift_x, c.shift_y, c.angle_deg * M_PI / 180, 11);
+  auto tracker = CreateKltCpuTracker(KltOptions{});
+  const auto corners = tracker->SelectCorners(pair.first, 500, {});
+  ASSERT_GE(corners.size(), 400u);
+  const auto start = CornerPoints(corners);
+  const KltTrackResult result = tracker->TrackPoints(pair.first, pair.second, start);
+  ASSERT_EQ(result.points.size(), start.size());
+  EXPECT_GE(testing::TrackedFraction(result), 0.9) << c.name;
+  const double median = Median(testing::TruthErrors(pair, start, result));
+  EXPECT_LT(median, 0.1) << c.name;
+  for (size_t i = 0; i < start.size(); ++i) {
+    if (result.status[i] != KltStatus::kTracked) continue;
+    EXPECT_LE(result.forward_backward_px[i], 0.5f);
+    EXPECT_GE(result.forward_backward_px[i], 0.0f);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Motions, KltCpuMotionTest,
+                         ::testing::Values(MotionCase{"subpixel", 0.37, -0.61, 0},
+                                           MotionCase{"shift", 2.3, -1.7, 0},
+                                           MotionCase{"pyramid", 14.6, -9.3, 0},
+                                           MotionCase{"rotation", 3.2, 1.1, 1.0}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Features on a surface that changes between the frames (an occluder appears) must be
+// rejected by the forward-backward check; elsewhere they must survive it.
+TEST(KltCpuTracker, ForwardBackwardRejectsChangedRegion) {
+  auto pair = MakeKltPair(kWidth, kHeight, 2.4, 1.3, 0, 12);
+  const int x0 = 200, y0 = 150, x1 = 420, y1 = 330;
+  testing::PaintForeignRegion(&pair.second, x0, y0, x1, y1, 99);
+  KltOptions options;
+  options.max_residual = 0;  // isolate the forward-backward check
+  auto tracker = CreateKltCpuTracker(options);
+  const auto start = CornerPoints(tracker->SelectCorners(pair.first, 800, {}));
+  const KltTrackResult result = tracker->TrackPoints(pair.first, pair.second, start);
+  const float margin = options.half_window() + 4;
+  int inside = 0, inside_rejected = 0, outside = 0, outside_tracked = 0;
+  for (size_t i = 0; i < start.size(); ++i) {
+    const KltPoint& p = start[i];
+    if (p.x > x0 + margin && p.x < x1 - margin && p.y > y0 + margin && p.y < y1 - margin) {
+      ++inside;
+      inside_rejected += result.status[i] == KltStatus::kForwardBackward ||
+                         result.status[i] == KltStatus::kLost;
+    } else if (p.x < x0 - margin || p.x > x1 + margin || p.y < y0 - margin || p.y > y1 + margin) {
+      ++outside;
+      outside_tracked += result.status[i] == KltStatus::kTracked;
+    }
+  }
+  ASSERT_GE(inside, 20);
+  ASSERT_GE(outside, 200);
+  EXPECT_GE(inside_rejected, 0.8 * inside) << inside_rejected << " of " << inside;
+  EXPECT_GE(outside_tracked, 0.9 * outside) << outside_tracked << " of " << outside;
+
+  // Without the check, Lucas-Kanade alone converges somewhere for most of them.
+  options.max_forward_backward_px = 0;
+  const KltTrackResult unchecked = CreateKltCpuTracker(options)->TrackPoints(pair.first, pair.second, start);
+  int inside_unchecked_tracked = 0;
+  for (size_t i = 0; i < start.size(); ++i) {
+    const KltPoint& p = start[i];
+    if (p.x > x0 + margin && p.x < x1 - margin && p.y > y0 + margin && p.y < y1 - margin) {
+      inside_unchecked_tracked += unchecked.status[i] == KltStatus::kTracked;
+    }
+  }
+  EXPECT_GE(inside_unchecked_tracked, 0.5 * inside) << inside_unchecked_tracked << " of " << inside;
+}
+
+TEST(KltCpuTracker, SelectionRespectsMinDistanceBorderAndMask) {
+  const auto pair = MakeKltPair(kWidth, kHeight, 0, 0, 0, 13);
+  KltOptions options;
+  options.min_distance_px = 12;
+  auto tracker = CreateKltCpuTracker(options);
+  const std::vector<KltPoint> existing = {{100.5f, 100.5f}, {320.2f, 240.7f}, {500.0f, 300.0f}};
+  const auto corners = tracker->SelectCorners(pair.first, 300, existing);
+  ASSERT_EQ(corners.size(), 300u);
+  for (size_t i = 0; i < corners.size(); ++i) {
+    const KltPoint p{corners[i].x, corners[i].y};
+    EXPECT_GE(p.x, options.half_window());
+    EXPECT_LE(p.x, kWidth - options.half_window());
+    for (const KltPoint& e : existing) EXPECT_GE(Distance(p, e), 12.0 - 1e-3);
+    for (size_t j = 0; j < i; ++j) EXPECT_GE(Distance(p, KltPoint{corners[j].x, corners[j].y}), 12.0 - 1e-3);
+    if (i > 0) {
+      EXPECT_LE(corners[i].score, corners[i - 1].score);
+    }
+  }
+}
+
+TEST(KltCpuTracker, SequenceReselectsOnScheduleAndKeepsIdsSorted) {
+  KltOptions options;
+  options.max_features = 300;
+  auto tracker = CreateKltCpuTracker(options);
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 14);
+  std::vector<KltFeature> previous;
+  SimilarityMotion previous_motion;
+  std::set<int> frames_with_new_tracks;
+  std::vector<double> errors;
+  for (int f = 0; f < 12; ++f) {
+    const SimilarityMotion motion = testing::KltSequenceMotion(kWidth, kHeight, f);
+    const std::vector<KltFeature> features = tracker->ProcessFrame(RenderFrame(texture, motion, kWidth, kHeight));
+    ASSERT_LE(features.size(), 300u);
+    ASSERT_GE(features.size(), 150u);
+    int max_previous_id = previous.empty() ? -1 : previous.back().track_id;
+    size_t p = 0;
+    for (size_t k = 0; k < features.size(); ++k) {
+      if (k > 0) {
+        ASSERT_GT(features[k].track_id, features[k - 1].track_id);
+      }
+      if (features[k].track_id > max_previous_id) {
+        frames_with_new_tracks.insert(f);
+        continue;
+      }
+      while (p < previous.size() && previous[p].track_id < features[k].track_id) ++p;
+      ASSERT_LT(p, previous.size());
+      ASSERT_EQ(previous[p].track_id, features[k].track_id);
+      const KltPoint truth = MapBetweenFrames(previous_motion, motion, KltPoint{previous[p].x, previous[p].y});
+      errors.push_back(Distance(truth, KltPoint{features[k].x, features[k].y}));
+    }
+    previous = features;
+    previous_motion = motion;
+  }
+  EXPECT_EQ(frames_with_new_tracks, (std::set<int>{0, 5, 10}));
+  EXPECT_LT(Median(errors), 0.1);
+}
+
+TEST(KltCpuTracker, RejectsBadOptionsAndImages) {
+  KltOptions options;
+  options.window_size = 20;
+  EXPECT_THROW(CreateKltCpuTracker(options), InputError);
+  options = KltOptions{};
+  options.num_levels = 0;
+  EXPECT_THROW(CreateKltTracker(options, ComputeDevice::kCpu), InputError);
+  auto tracker = CreateKltTracker(KltOptions{}, ComputeDevice::kCpu);
+  EXPECT_NE(tracker->Description().find("cpu"), std::string::npos);
+  GrayImage tiny;
+  tiny.width = tiny.height = 16;
+  tiny.pixels.assign(256, 0.5f);
+  EXPECT_THROW(tracker->ProcessFrame(tiny), InputError);
+  GrayImage broken;
+  broken.width = broken.height = 100;
+  EXPECT_THROW(tracker->ProcessFrame(broken), InputError);
+}
+
+}  // namespace
+}  // namespace proj
