@@ -1,12 +1,17 @@
-// TEMPORARY until the project's SIFT lands (issue 3): falls back to OpenCV's SIFT on the CPU.
 #include "features/sift/sift_extractor_factory.h"
 
-#include "features/opencv_sift_extractor.h"
+#include "cuda/device.h"
+#include "features/sift/gpu_sift_extractor.h"
+#include "features/sift/sift_cpu.h"
 
 namespace proj {
 
 std::unique_ptr<FeatureExtractor> CreateSiftExtractor(const FeatureOptions& options) {
-  return std::make_unique<OpenCvSiftExtractor>(options);
+  options.Check();
+  const bool gpu = options.device == ComputeDevice::kGpu ||
+                   (options.device == ComputeDevice::kAuto && cuda::DeviceAvailable());
+  if (gpu) return std::make_unique<GpuSiftExtractor>(options);
+  return std::make_unique<CpuSiftExtractor>(options);
 }
 
 }  // namespace proj
