@@ -1,0 +1,31 @@
+// Ray-casting renderer for the synthetic world. Pixel convention as everywhere in the
+// project: the centre of the top-left pixel is at (0.5, 0.5), and the ray of image point
+// (u, v) is C + t * R K^-1 (u, v, 1)^T, so world points project as x ~ K R^T (X - C).
+#pragma once
+
+#include <array>
+
+#include "datasets/synthetic/synthetic_world.h"
+#include "io/image.h"
+#include "io/strecha_camera.h"
+
+namespace proj::synthetic {
+
+// The ray through image point (u, v); its direction has unit depth (camera-frame z = 1)
+// when K's last row is (0, 0, 1).
+Ray PixelRay(const StrechaCamera& camera, double u, double v);
+
+// Colour in [0, 255] of one ray through (u, v), its texture filtered for samples
+// `sample_spacing_px` apart. The renderer averages these over each pixel.
+std::array<float, 3> RenderSample(const SyntheticWorld& world, const StrechaCamera& camera,
+                                  double u, double v, double sample_spacing_px);
+
+// Renders an RGB image of camera.width x camera.height. Each pixel is the colour of the ray
+// through its centre, textures filtered (mip-mapped) over one pixel; pixels on a geometric
+// edge (a 4-neighbour's centre ray hits another surface) instead average supersampling x
+// supersampling rays on a regular grid inside the pixel (1: no edge anti-aliasing). Rows
+// are rendered in parallel; the result does not depend on `num_threads` (<= 0: all).
+Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int supersampling,
+                 int num_threads);
+
+}  // namespace proj::synthetic
