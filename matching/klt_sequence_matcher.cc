@@ -36,16 +36,9 @@ std::vector<FeatureMatch> MatchTracks(const std::vector<int>& ids1, const std::v
   return matches;
 }
 
-}  // namespace
-
-void KltSequenceOptions::Check() const {
-  PROJ_REQUIRE(max_frame_gap >= 1, "KltSequenceOptions.max_frame_gap must be >= 1 (got " << max_frame_gap << ")");
-  PROJ_REQUIRE(min_pair_matches >= 1,
-               "KltSequenceOptions.min_pair_matches must be >= 1 (got " << min_pair_matches << ")");
-}
-
-SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
-                                      KltTracker* tracker, const KltSequenceOptions& options) {
+// `frame_at(f)` returns a reference valid until its next call.
+SequenceCorrespondences Track(int num_frames, const std::function<const GrayImage&(int)>& frame_at,
+                              KltTracker* tracker, const KltSequenceOptions& options) {
   options.Check();
   PROJ_REQUIRE(num_frames >= 0, "TrackSequence: negative frame count");
   PROJ_CHECK(tracker != nullptr, "TrackSequence needs a tracker");
@@ -55,8 +48,7 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
   result.keypoints.resize(num_frames);
   result.track_ids.resize(num_frames);
   for (int f = 0; f < num_frames; ++f) {
-    const GrayImage frame = frames(f);
-    const std::vector<KltFeature>& features = tracker->ProcessFrame(frame);
+    const std::vector<KltFeature>& features = tracker->ProcessFrame(frame_at(f));
     std::vector<Keypoint>& keypoints = result.keypoints[f];
     std::vector<int>& ids = result.track_ids[f];
     keypoints.resize(features.size());
@@ -81,6 +73,33 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
   return result;
 }
 
+}  // namespace
+
+void KltSequenceOptions::Check() const {
+  PROJ_REQUIRE(max_frame_gap >= 1, "KltSequenceOptions.max_frame_gap must be >= 1 (got " << max_frame_gap << ")");
+  PROJ_REQUIRE(min_pair_matches >= 1,
+               "KltSequenceOptions.min_pair_matches must be >= 1 (got " << min_pair_matches << ")");
+}
+
+SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
+                                      KltTracker* tracker, const KltSequenceOptions& options) {
+  GrayImage buffer;
+  return Track(
+      num_frames,
+      [&](int f) -> const GrayImage& {
+        frames(f, &buffer);
+        return buffer;
+      },
+      tracker, options);
+}
+
+SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, KltTracker* tracker,
+                                      const KltSequenceOptions& options) {
+  return Track(
+      static_cast<int>(frames.size()), [&](int f) -> const GrayImage& { return frames[f]; }, tracker,
+      options);
+}
+
 SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
                                       const KltOptions& options,
                                       const KltSequenceOptions& sequence_options) {
@@ -91,9 +110,9 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
 
 SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, const KltOptions& options,
                                       const KltSequenceOptions& sequence_options) {
-  return TrackSequence(
-      static_cast<int>(frames.size()), [&frames](int index) { return frames[index]; }, options,
-      sequence_options);
+  sequence_options.Check();
+  std::unique_ptr<KltTracker> tracker = CreateKltTracker(options, sequence_options.device);
+  return TrackSequence(frames, tracker.get(), sequence_options);
 }
 
 }  // namespace proj

@@ -38,19 +38,23 @@ struct SequenceCorrespondences {
   int num_tracks = 0;                       // track ids are 0 .. num_tracks - 1
 };
 
-// Returns frame `index` (0 .. num_frames - 1), called once per frame in increasing order, so
-// frames need not all be in memory.
-using FrameProvider = std::function<GrayImage(int index)>;
+// Writes frame `index` (0 .. num_frames - 1) into *frame, whose storage is reused from one
+// frame to the next; called once per frame in increasing order, so frames need not all be in
+// memory.
+using FrameProvider = std::function<void(int index, GrayImage* frame)>;
 
 SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
                                       const KltOptions& options,
                                       const KltSequenceOptions& sequence_options = {});
+// Frames already in memory (not copied).
 SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, const KltOptions& options,
                                       const KltSequenceOptions& sequence_options = {});
 
 // The same, with a tracker the caller made (and may reuse; it is Reset first).
 SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
                                       KltTracker* tracker,
+                                      const KltSequenceOptions& sequence_options = {});
+SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, KltTracker* tracker,
                                       const KltSequenceOptions& sequence_options = {});
 
 }  // namespace proj

@@ -1,0 +1,112 @@
+#include "matching/two_view_geometry.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/check.h"
+#include "geometry/ransac/estimate_two_view.h"
+#include "geometry/solvers/essential_decomposition.h"
+#include "geometry/solvers/triangulation.h"
+
+namespace proj {
+
+std::string TwoViewConfigurationName(TwoViewConfiguration configuration) {
+  switch (configuration) {
+    case TwoViewConfiguration::kDegenerate: return "degenerate";
+    case TwoViewConfiguration::kCalibrated: return "calibrated";
+    case TwoViewConfiguration::kUncalibrated: return "uncalibrated";
+    case TwoViewConfiguration::kPlanar: return "planar";
+    case TwoViewConfiguration::kPanoramic: return "panoramic";
+  }
+  return "unknown";
+}
+
+void TwoViewGeometryOptions::Check() const {
+  PROJ_REQUIRE(min_num_inliers >= 8, "two-view min_num_inliers must be >= 8");
+  PROJ_REQUIRE(max_error_px > 0, "two-view max_error_px must be > 0");
+  PROJ_REQUIRE(confidence > 0 && confidence < 1, "two-view confidence must be in (0, 1)");
+  PROJ_REQUIRE(max_ransac_iterations > 0, "two-view max_ransac_iterations must be > 0");
+}
+
+namespace {
+
+// Median triangulation angle (degrees) of the inliers under the relative pose of E: tells a
+// planar scene seen with parallax from a pure rotation (panorama).
+double MedianParallaxDeg(const Eigen::Matrix3d& e, const std::vector<Eigen::Vector2d>& n1,
+                         const std::vector<Eigen::Vector2d>& n2, const std::vector<char>& mask) {
+  Rigid3d cam2_from_cam1;
+  if (RecoverPoseFromEssential(e, n1, n2, &mask, &cam2_from_cam1) == 0) return 0;
+  const Rigid3d cam1;
+  const Eigen::Vector3d c1 = cam1.Center(), c2 = cam2_from_cam1.Center();
+  std::vector<double> angles;
+  for (size_t i = 0; i < n1.size(); ++i) {
+    Eigen::Vector3d point;
+    if (!mask[i] || !TriangulatePointDlt(cam1, cam2_from_cam1, n1[i], n2[i], &point)) continue;
+    angles.push_back(TriangulationAngle(c1, c2, point));
+  }
+  if (angles.empty()) return 0;
+  std::nth_element(angles.begin(), angles.begin() + angles.size() / 2, angles.end());
+  return angles[angles.size() / 2] * 180.0 / M_PI;
+}
+
+int CountMask(const std::vector<char>& mask) {
+  return static_cast<int>(std::count(mask.begin(), mask.end(), 1));
+}
+
+}  // namespace
+
+TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
+                                        const Camera& camera1,
+                                        const std::vector<Eigen::Vector2d>& keypoints1,
+                                        const Camera& camera2,
+                                        const std::vector<Eigen::Vector2d>& keypoints2,
+                                        const std::vector<FeatureMatch>& matches) {
+  TwoViewGeometry result;
+  if (static_cast<int>(matches.size()) < options.min_num_inliers) return result;
+  std::vector<Eigen::Vector2d> pixels1, pixels2, normalized1, normalized2;
+  pixels1.reserve(matches.size());
+  pixels2.reserve(matches.size());
+  for (const auto& m : matches) {
+    pixels1.push_back(keypoints1[m.index1]);
+    pixels2.push_back(keypoints2[m.index2]);
+    normalized1.push_back(camera1.PixelToNormalized(pixels1.back()));
+    normalized2.push_back(camera2.PixelToNormalized(pixels2.back()));
+  }
+
+  RansacOptions ransac;
+  ransac.max_error = options.max_error_px;
+  ransac.confidence = options.confidence;
+  ransac.max_iterations = options.max_ransac_iterations;
+  ransac.seed = options.seed;
+  const auto f_report = EstimateFundamentalMatrix(ransac, pixels1, pixels2);
+  const auto h_report = EstimateHomography(ransac, pixels1, pixels2);
+  RansacOptions ransac_e = ransac;
+  ransac_e.max_error = options.max_error_px / (0.5 * (camera1.MeanFocal() + camera2.MeanFocal()));
+  const auto e_report = EstimateEssentialMatrix(ransac_e, normalized1, normalized2);
+
+  result.num_f_inliers = f_report.success ? CountMask(f_report.inlier_mask) : 0;
+  result.num_e_inliers = e_report.success ? CountMask(e_report.inlier_mask) : 0;
+  result.num_h_inliers = h_report.success ? CountMask(h_report.inlier_mask) : 0;
+  if (f_report.success) result.F = f_report.model;
+  if (std::max(result.num_e_inliers, result.num_f_inliers) < options.min_num_inliers) return result;
+
+  const bool calibrated =
+      result.num_e_inliers >= options.min_e_f_inlier_ratio * result.num_f_inliers;
+  const std::vector<char>& mask = calibrated ? e_report.inlier_mask : f_report.inlier_mask;
+  const int num_inliers = calibrated ? result.num_e_inliers : result.num_f_inliers;
+  result.configuration =
+      calibrated ? TwoViewConfiguration::kCalibrated : TwoViewConfiguration::kUncalibrated;
+  if (result.num_h_inliers > options.max_h_inlier_ratio * num_inliers && e_report.success) {
+    const double parallax = MedianParallaxDeg(e_report.model, normalized1, normalized2,
+                                              e_report.inlier_mask);
+    result.configuration = parallax < options.min_panoramic_tri_angle_deg
+                               ? TwoViewConfiguration::kPanoramic
+                               : TwoViewConfiguration::kPlanar;
+  }
+  for (size_t i = 0; i < matches.size(); ++i) {
+    if (mask[i]) result.inlier_matches.push_back(matches[i]);
+  }
+  return result;
+}
+
+}  // namespace proj

@@ -1,0 +1,55 @@
+// Geometric verification of putative matches between two images, as the best SfM systems do
+// it (COLMAP's TwoViewGeometry): estimate the essential matrix (calibrated, from the focal
+// length priors), the fundamental matrix and a homography by LO-RANSAC, keep the inliers of
+// the model that explains the pair, and classify the pair:
+//  - calibrated: E explains (almost) all F inliers, so the focal priors are consistent;
+//  - uncalibrated: F explains clearly more than E (wrong focal priors);
+//  - planar: a homography explains most inliers and the cameras translate (flat ground from
+//    a drone, a facade);
+//  - panoramic: a homography explains most inliers and the cameras only rotate (no parallax:
+//    useless for triangulation);
+//  - degenerate: fewer than min_num_inliers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "geometry/camera/camera.h"
+#include "matching/matching_types.h"
+
+namespace proj {
+
+enum class TwoViewConfiguration { kDegenerate, kCalibrated, kUncalibrated, kPlanar, kPanoramic };
+std::string TwoViewConfigurationName(TwoViewConfiguration configuration);
+
+struct TwoViewGeometryOptions {
+  int min_num_inliers = 15;
+  double max_error_px = 4.0;            // epipolar (Sampson) / transfer error threshold
+  double min_e_f_inlier_ratio = 0.95;   // E/F inliers at or above: calibrated
+  double max_h_inlier_ratio = 0.8;      // H/(E or F) inliers above: planar or panoramic
+  double min_panoramic_tri_angle_deg = 1.0;  // median parallax below: panoramic
+  double confidence = 0.999;
+  int max_ransac_iterations = 10000;
+  uint64_t seed = 0;
+  void Check() const;
+};
+
+struct TwoViewGeometry {
+  TwoViewConfiguration configuration = TwoViewConfiguration::kDegenerate;
+  std::vector<FeatureMatch> inlier_matches;
+  int num_e_inliers = 0, num_f_inliers = 0, num_h_inliers = 0;
+  Eigen::Matrix3d F = Eigen::Matrix3d::Zero();  // pixels, x2^T F x1 = 0
+};
+
+// keypoints*: pixels of the whole images; matches index into them. Cameras give focal priors.
+TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
+                                        const Camera& camera1,
+                                        const std::vector<Eigen::Vector2d>& keypoints1,
+                                        const Camera& camera2,
+                                        const std::vector<Eigen::Vector2d>& keypoints2,
+                                        const std::vector<FeatureMatch>& matches);
+
+}  // namespace proj
