@@ -173,24 +173,6 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   const Timer timer;
   BundleAdjustmentSummary summary;
 
-  // Gauge: which images get a constant pose, and which get one translation coordinate fixed.
-  std::set<int> constant_pose = config.constant_pose_image_ids;
-  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
-  if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1) {
-    auto it = config.variable_image_ids.begin();
-    Eigen::Vector3d anchor;
-    if (constant_pose.empty()) {
-      constant_pose.insert(*it);
-      anchor = scene->images[*it].cam_from_world.Center();
-      ++it;
-    } else {
-      anchor = scene->images[*constant_pose.begin()].cam_from_world.Center();
-    }
-    if (it != config.variable_image_ids.end()) {
-      fixed_translation_coordinate[*it] = ScaleCoordinate(scene->images[*it], anchor);
-    }
-  }
-
   // Observations to adjust.
   std::vector<Observation> observations;
   auto point_listed = [&](int point_id) {
@@ -211,6 +193,30 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
       }
     }
   }
+  // Gauge: which images get a constant pose, and which get one translation coordinate fixed.
+  // Three or more constant points already fix the similarity, as do two constant poses.
+  std::set<int> constant_points_used;
+  for (const auto& obs : observations) {
+    if (config.constant_point_ids.count(obs.point_id)) constant_points_used.insert(obs.point_id);
+  }
+  std::set<int> constant_pose = config.constant_pose_image_ids;
+  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
+  if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1 &&
+      constant_points_used.size() < 3) {
+    auto it = config.variable_image_ids.begin();
+    Eigen::Vector3d anchor;
+    if (constant_pose.empty()) {
+      constant_pose.insert(*it);
+      anchor = scene->images[*it].cam_from_world.Center();
+      ++it;
+    } else {
+      anchor = scene->images[*constant_pose.begin()].cam_from_world.Center();
+    }
+    if (it != config.variable_image_ids.end()) {
+      fixed_translation_coordinate[*it] = ScaleCoordinate(scene->images[*it], anchor);
+    }
+  }
+
   summary.num_observations = static_cast<int>(observations.size());
   summary.initial_rms_px = RmsError(*scene, observations);
 

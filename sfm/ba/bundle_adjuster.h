@@ -50,11 +50,12 @@ struct BundleAdjustmentConfig {
   std::set<int> variable_point_ids;
   std::set<int> constant_point_ids;
   std::set<int> constant_camera_ids;  // intrinsics held constant
-  // Removes the 7-dof similarity gauge freedom when the constant-pose images do not: with no
-  // constant-pose image, the first variable image (lowest id) gets a constant pose and the
-  // second one translation coordinate constant (the one most aligned with the baseline, which
-  // fixes the scale); with exactly one constant-pose image, the first variable image gets that
-  // coordinate constant. With two or more constant-pose images nothing is added.
+  // Removes the 7-dof similarity gauge freedom unless the constant parameters already do
+  // (two or more constant-pose images, or three or more constant points observed in the
+  // adjusted images; then nothing is added). With no constant-pose image, the first variable
+  // image (lowest id) gets a constant pose and the second one translation coordinate constant
+  // (the one most aligned with the baseline, which fixes the scale); with exactly one
+  // constant-pose image, the first variable image gets that coordinate constant.
   bool fix_gauge = true;
 };
 

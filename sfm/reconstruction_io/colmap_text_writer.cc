@@ -1,0 +1,108 @@
+#include <filesystem>
+#include <ostream>
+
+#include "io/atomic_file.h"
+#include "sfm/reconstruction_io/colmap_text.h"
+
+namespace proj {
+namespace {
+
+bool InRegisteredImage(const Scene& scene, const TrackElement& element) {
+  return scene.images[element.image_id].registered;
+}
+
+int NumRegisteredObservations(const Scene& scene, const Point3D& point) {
+  int count = 0;
+  for (const auto& element : point.track) count += InRegisteredImage(scene, element) ? 1 : 0;
+  return count;
+}
+
+void WriteCameras(const Scene& scene, std::ostream& out) {
+  out.precision(17);
+  out << "# Camera list with one line of data per camera:\n";
+  out << "#   CAMERA_ID, MODEL, WIDTH, HEIGHT, PARAMS[]\n";
+  out << "# Number of cameras: " << scene.cameras.size() << "\n";
+  for (size_t id = 0; id < scene.cameras.size(); ++id) {
+    const Camera& camera = scene.cameras[id];
+    out << id + 1 << " " << CameraModelName(camera.model) << " " << camera.width << " "
+        << camera.height;
+    for (const double param : camera.params) out << " " << param;
+    out << "\n";
+  }
+}
+
+void WriteImages(const Scene& scene, std::ostream& out) {
+  // Observations in registered images of points that are written (they all are: such a point
+  // has at least this observation in a registered image).
+  int num_registered = 0;
+  long long num_observations = 0;
+  for (const auto& image : scene.images) {
+    if (!image.registered) continue;
+    ++num_registered;
+    for (const int id : image.point3d_ids) num_observations += id != kInvalidId ? 1 : 0;
+  }
+  out.precision(17);
+  out << "# Image list with two lines of data per image:\n";
+  out << "#   IMAGE_ID, QW, QX, QY, QZ, TX, TY, TZ, CAMERA_ID, NAME\n";
+  out << "#   POINTS2D[] as (X, Y, POINT3D_ID)\n";
+  out << "# Number of images: " << num_registered << ", mean observations per image: "
+      << (num_registered > 0 ? static_cast<double>(num_observations) / num_registered : 0.0)
+      << "\n";
+  for (size_t id = 0; id < scene.images.size(); ++id) {
+    const SceneImage& image = scene.images[id];
+    if (!image.registered) continue;
+    const Eigen::Quaterniond q = image.cam_from_world.rotation.normalized();
+    const Eigen::Vector3d& t = image.cam_from_world.translation;
+    out << id + 1 << " " << q.w() << " " << q.x() << " " << q.y() << " " << q.z() << " " << t.x()
+        << " " << t.y() << " " << t.z() << " " << image.camera_id + 1 << " " << image.name << "\n";
+    for (size_t k = 0; k < image.keypoints.size(); ++k) {
+      if (k > 0) out << " ";
+      const int point_id = k < image.point3d_ids.size() ? image.point3d_ids[k] : kInvalidId;
+      out << image.keypoints[k].x() << " " << image.keypoints[k].y() << " "
+          << (point_id == kInvalidId ? -1 : point_id + 1);
+    }
+    out << "\n";
+  }
+}
+
+void WritePoints(const Scene& scene, std::ostream& out) {
+  int num_points = 0;
+  long long num_observations = 0;
+  for (const auto& [id, point] : scene.points) {
+    const int n = NumRegisteredObservations(scene, point);
+    num_points += n > 0 ? 1 : 0;
+    num_observations += n;
+  }
+  out.precision(17);
+  out << "# 3D point list with one line of data per point:\n";
+  out << "#   POINT3D_ID, X, Y, Z, R, G, B, ERROR, TRACK[] as (IMAGE_ID, POINT2D_IDX)\n";
+  out << "# Number of points: " << num_points << ", mean track length: "
+      << (num_points > 0 ? static_cast<double>(num_observations) / num_points : 0.0) << "\n";
+  for (const auto& [id, point] : scene.points) {
+    if (NumRegisteredObservations(scene, point) == 0) continue;
+    out << id + 1 << " " << point.position.x() << " " << point.position.y() << " "
+        << point.position.z() << " " << static_cast<int>(point.color[0]) << " "
+        << static_cast<int>(point.color[1]) << " " << static_cast<int>(point.color[2]) << " "
+        << point.mean_error_px;
+    for (const auto& element : point.track) {
+      if (!InRegisteredImage(scene, element)) continue;
+      out << " " << element.image_id + 1 << " " << element.keypoint_index;
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+void WriteColmapText(const Scene& scene, const std::string& dir) {
+  namespace fs = std::filesystem;
+  EnsureWritableDirectory(dir);
+  WriteFileAtomically((fs::path(dir) / "cameras.txt").string(),
+                      [&](std::ostream& out) { WriteCameras(scene, out); });
+  WriteFileAtomically((fs::path(dir) / "images.txt").string(),
+                      [&](std::ostream& out) { WriteImages(scene, out); });
+  WriteFileAtomically((fs::path(dir) / "points3D.txt").string(),
+                      [&](std::ostream& out) { WritePoints(scene, out); });
+}
+
+}  // namespace proj

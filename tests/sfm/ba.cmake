@@ -1,0 +1,8 @@
+proj_add_test(ba_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ba/bal_problem.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ba/reprojection_cost_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ba/bundle_adjuster_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ba/bal_bundle_adjustment_test.cc
+  LIBS proj_sfm Ceres::ceres)
