@@ -1,0 +1,5 @@
+proj_add_test(reconstruction_io_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
+    ${CMAKE_CURRENT_LIST_DIR}/reconstruction_io/colmap_text_test.cc
+  LIBS proj_sfm)

@@ -1,0 +1,241 @@
+#include "sfm/reconstruction_io/colmap_text.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/check.h"
+#include "tests/sfm/ba/synthetic_scene.h"
+#include "tests/support/test_data.h"
+
+namespace proj {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  return buffer.str();
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+}
+
+// Registered images, cameras and points must be identical.
+void ExpectScenesEqual(const Scene& a, const Scene& b) {
+  ASSERT_EQ(a.cameras.size(), b.cameras.size());
+  for (size_t c = 0; c < a.cameras.size(); ++c) {
+    EXPECT_EQ(a.cameras[c].model, b.cameras[c].model) << c;
+    EXPECT_EQ(a.cameras[c].width, b.cameras[c].width) << c;
+    EXPECT_EQ(a.cameras[c].height, b.cameras[c].height) << c;
+    EXPECT_EQ(a.cameras[c].params, b.cameras[c].params) << c;
+  }
+  ASSERT_EQ(a.images.size(), b.images.size());
+  for (size_t i = 0; i < a.images.size(); ++i) {
+    const SceneImage& x = a.images[i];
+    const SceneImage& y = b.images[i];
+    ASSERT_EQ(x.registered, y.registered) << i;
+    if (!x.registered) continue;
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.camera_id, y.camera_id);
+    EXPECT_LT((x.cam_from_world.rotation.coeffs() - y.cam_from_world.rotation.coeffs()).norm(), 1e-15);
+    EXPECT_EQ(x.cam_from_world.translation, y.cam_from_world.translation);
+    EXPECT_EQ(x.keypoints, y.keypoints);
+    EXPECT_EQ(x.point3d_ids, y.point3d_ids);
+  }
+  ASSERT_EQ(a.points.size(), b.points.size());
+  for (const auto& [id, p] : a.points) {
+    ASSERT_EQ(b.points.count(id), 1u) << id;
+    const Point3D& q = b.points.at(id);
+    EXPECT_EQ(p.position, q.position) << id;
+    EXPECT_EQ(p.color, q.color) << id;
+    EXPECT_EQ(p.mean_error_px, q.mean_error_px) << id;
+    ASSERT_EQ(p.track.size(), q.track.size()) << id;
+    for (size_t k = 0; k < p.track.size(); ++k) {
+      EXPECT_EQ(p.track[k].image_id, q.track[k].image_id);
+      EXPECT_EQ(p.track[k].keypoint_index, q.track[k].keypoint_index);
+    }
+  }
+}
+
+TEST(ColmapText, WriteThenReadIsIdentity) {
+  Scene scene = testing::MakeSyntheticScene(testing::SyntheticSceneOptions{});
+  int k = 0;
+  for (auto& [id, point] : scene.points) {
+    point.color = Eigen::Matrix<uint8_t, 3, 1>(k % 256, (3 * k) % 256, 255 - k % 256);
+    point.mean_error_px = 0.1 * k + 1.0 / 3.0;  // not representable in short decimal
+    ++k;
+  }
+  scene.DeletePoint(5);  // a gap in the point ids
+  SceneImage empty = scene.images[4];  // an image without keypoints: empty POINTS2D line
+  empty.name = "no keypoints.jpg";
+  empty.keypoints.clear();
+  empty.point3d_ids.clear();
+  scene.images.push_back(empty);
+  const std::string dir = testing::MakeTempDir("colmap_text_round_trip");
+  WriteColmapText(scene, dir);
+  for (const char* name : {"cameras.txt", "images.txt", "points3D.txt"}) {
+    EXPECT_TRUE(fs::exists(fs::path(dir) / name)) << name;
+  }
+  // No temporary files left behind by the atomic writes.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 3);
+  const Scene read = ReadColmapText(dir);
+  ExpectScenesEqual(scene, read);
+  EXPECT_EQ(read.next_point_id, scene.points.rbegin()->first + 1);
+}
+
+// Cameras 0 (PINHOLE) and 1 (SIMPLE_RADIAL); images 0 and 2 registered, image 1 not; points
+// 0 and 2 (id 1 deleted), point 2 also observed by the unregistered image.
+Scene MakeSmallScene() {
+  Scene scene;
+  Camera pinhole;
+  pinhole.model = CameraModelId::kPinhole;
+  pinhole.width = 640;
+  pinhole.height = 480;
+  pinhole.params = {500, 510, 320, 240};
+  Camera radial;
+  radial.model = CameraModelId::kSimpleRadial;
+  radial.width = 800;
+  radial.height = 600;
+  radial.params = {700, 400, 300, -0.125};
+  scene.cameras = {pinhole, radial};
+  scene.images.resize(3);
+  SceneImage& a = scene.images[0];
+  a.name = "a.jpg";
+  a.camera_id = 0;
+  a.registered = true;
+  a.cam_from_world = Rigid3d(Eigen::Quaterniond::Identity(), Eigen::Vector3d(0.5, -1, 2));
+  a.keypoints = {{10.5, 20.25}, {30, 40}, {50.5, 60.5}};
+  SceneImage& b = scene.images[1];
+  b.name = "b.jpg";
+  b.camera_id = 0;
+  b.keypoints = {{1, 1}};
+  SceneImage& c = scene.images[2];
+  c.name = "c.jpg";
+  c.camera_id = 1;
+  c.registered = true;
+  c.cam_from_world = Rigid3d(Eigen::Quaterniond(0.5, 0.5, 0.5, 0.5), Eigen::Vector3d(1, 2, 3));
+  c.keypoints = {{1.5, 2.5}, {3.5, 4.5}, {7, 8}};
+  for (auto& image : scene.images) image.point3d_ids.assign(image.keypoints.size(), kInvalidId);
+  const int p0 = scene.AddPoint({1, 2, 3}, {{0, 0}, {2, 0}});
+  scene.DeletePoint(scene.AddPoint({9, 9, 9}, {}));
+  const int p2 = scene.AddPoint({-1.5, 0, 4.75}, {{0, 2}, {1, 0}, {2, 1}});
+  scene.points[p0].color = {255, 128, 0};
+  scene.points[p0].mean_error_px = 0.25;
+  scene.points[p2].color = {1, 2, 3};
+  scene.points[p2].mean_error_px = 0.5;
+  return scene;
+}
+
+constexpr const char* kExpectedCameras =
+    "# Camera list with one line of data per camera:\n"
+    "#   CAMERA_ID, MODEL, WIDTH, HEIGHT, PARAMS[]\n"
+    "# Number of cameras: 2\n"
+    "1 PINHOLE 640 480 500 510 320 240\n"
+    "2 SIMPLE_RADIAL 800 600 700 400 300 -0.125\n";
+constexpr const char* kExpectedImages =
+    "# Image list with two lines of data per image:\n"
+    "#   IMAGE_ID, QW, QX, QY, QZ, TX, TY, TZ, CAMERA_ID, NAME\n"
+    "#   POINTS2D[] as (X, Y, POINT3D_ID)\n"
+    "# Number of images: 2, mean observations per image: 2\n"
+    "1 1 0 0 0 0.5 -1 2 1 a.jpg\n"
+    "10.5 20.25 1 30 40 -1 50.5 60.5 3\n"
+    "3 0.5 0.5 0.5 0.5 1 2 3 2 c.jpg\n"
+    "1.5 2.5 1 3.5 4.5 3 7 8 -1\n";
+constexpr const char* kExpectedPoints =
+    "# 3D point list with one line of data per point:\n"
+    "#   POINT3D_ID, X, Y, Z, R, G, B, ERROR, TRACK[] as (IMAGE_ID, POINT2D_IDX)\n"
+    "# Number of points: 2, mean track length: 2\n"
+    "1 1 2 3 255 128 0 0.25 1 0 3 0\n"
+    "3 -1.5 0 4.75 1 2 3 0.5 1 2 3 1\n";
+
+TEST(ColmapText, SmallSceneMatchesExpectedText) {
+  const std::string dir = testing::MakeTempDir("colmap_text_small");
+  WriteColmapText(MakeSmallScene(), dir);
+  EXPECT_EQ(ReadText(dir + "/cameras.txt"), kExpectedCameras);
+  EXPECT_EQ(ReadText(dir + "/images.txt"), kExpectedImages);
+  EXPECT_EQ(ReadText(dir + "/points3D.txt"), kExpectedPoints);
+}
+
+TEST(ColmapText, ReadsExpectedTextWithGaps) {
+  const std::string dir = testing::MakeTempDir("colmap_text_read_small");
+  WriteText(dir + "/cameras.txt", kExpectedCameras);
+  WriteText(dir + "/images.txt", kExpectedImages);
+  WriteText(dir + "/points3D.txt", kExpectedPoints);
+  const Scene scene = ReadColmapText(dir);
+  ASSERT_EQ(scene.images.size(), 3u);
+  EXPECT_FALSE(scene.images[1].registered);  // the gap at IMAGE_ID 2
+  EXPECT_TRUE(scene.images[1].name.empty());
+  EXPECT_EQ(scene.images[2].name, "c.jpg");
+  EXPECT_EQ(scene.images[2].camera_id, 1);
+  EXPECT_EQ(scene.images[2].cam_from_world.rotation.w(), 0.5);
+  EXPECT_EQ(scene.images[0].point3d_ids, (std::vector<int>{0, kInvalidId, 2}));
+  ASSERT_EQ(scene.points.size(), 2u);
+  EXPECT_EQ(scene.points.count(1), 0u);
+  EXPECT_EQ(scene.points.at(2).track.size(), 2u);
+  EXPECT_EQ(scene.points.at(2).position, Eigen::Vector3d(-1.5, 0, 4.75));
+  EXPECT_EQ(scene.next_point_id, 3);
+  EXPECT_EQ(scene.cameras[1].params, (std::vector<double>{700, 400, 300, -0.125}));
+}
+
+// Writes the small model with one file replaced by `text` and expects InputError mentioning
+// every string in `fragments`.
+void ExpectReadError(const std::string& name, const std::string& file, const std::string& text,
+                     const std::vector<std::string>& fragments) {
+  const std::string dir = testing::MakeTempDir(name);
+  WriteText(dir + "/cameras.txt", kExpectedCameras);
+  WriteText(dir + "/images.txt", kExpectedImages);
+  WriteText(dir + "/points3D.txt", kExpectedPoints);
+  WriteText(dir + "/" + file, text);
+  try {
+    ReadColmapText(dir);
+    ADD_FAILURE() << "no error for " << name;
+  } catch (const InputError& error) {
+    for (const auto& fragment : fragments) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
+          << "'" << error.what() << "' lacks '" << fragment << "'";
+    }
+  }
+}
+
+TEST(ColmapText, ReadErrorsNameFileAndLine) {
+  ExpectReadError("colmap_bad_model", "cameras.txt",
+                  "# comment\n1 PINHOLE 640 480 500 510 320 240\n\n2 OPENCV 800 600 1 2 3 4 5 6 7 8\n",
+                  {"cameras.txt:4", "OPENCV", "unsupported"});
+  ExpectReadError("colmap_param_count", "cameras.txt",
+                  "1 PINHOLE 640 480 500 510 320 240\n2 SIMPLE_RADIAL 800 600 700 400 300\n",
+                  {"cameras.txt:2", "4 parameters"});
+  ExpectReadError("colmap_bad_number", "points3D.txt", "1 1 2 x 255 128 0 0.25 1 0 3 0\n",
+                  {"points3D.txt:1", "'x'"});
+  ExpectReadError("colmap_track_mismatch", "points3D.txt",
+                  "1 1 2 3 255 128 0 0.25 1 0 3 1\n3 -1.5 0 4.75 1 2 3 0.5 1 2 3 1\n",
+                  {"points3D.txt:1", "disagrees"});
+  ExpectReadError("colmap_unknown_camera", "images.txt",
+                  "1 1 0 0 0 0.5 -1 2 7 a.jpg\n10.5 20.25 -1\n", {"images.txt:1", "CAMERA_ID 7"});
+  ExpectReadError("colmap_odd_points2d", "images.txt", "1 1 0 0 0 0.5 -1 2 1 a.jpg\n10.5 20.25\n",
+                  {"images.txt:2", "triples"});
+  ExpectReadError("colmap_missing_point", "points3D.txt", "1 1 2 3 255 128 0 0.25 1 0 3 0\n",
+                  {"images.txt", "POINT3D_ID 3"});
+  const std::string dir = testing::MakeTempDir("colmap_missing_file");
+  EXPECT_THROW(ReadColmapText(dir), InputError);
+}
+
+TEST(ColmapText, AcceptsCrLfAndNamesWithSpaces) {
+  const std::string dir = testing::MakeTempDir("colmap_crlf");
+  WriteText(dir + "/cameras.txt", "1 PINHOLE 640 480 500 510 320 240\r\n");
+  WriteText(dir + "/images.txt", "# c\r\n1 1 0 0 0 0 0 0 1 my image.jpg\r\n\r\n");
+  WriteText(dir + "/points3D.txt", "");
+  const Scene scene = ReadColmapText(dir);
+  ASSERT_EQ(scene.images.size(), 1u);
+  EXPECT_EQ(scene.images[0].name, "my image.jpg");
+  EXPECT_TRUE(scene.images[0].keypoints.empty());
+}
+
+}  // namespace
+}  // namespace proj
