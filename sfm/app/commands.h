@@ -1,0 +1,22 @@
+// Sub-commands of the `sfm` program. Each registers its options on a CLI11 sub-app and
+// returns the function that runs it (exit code: 0 success, 1 no model, 2 bad usage or input).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace proj::app {
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner AddReconstructCommand(CLI::App& app);
+CommandRunner AddSynthCommand(CLI::App& app);
+CommandRunner AddEvaluateCommand(CLI::App& app);
+
+// Exit codes, documented in --help.
+constexpr int kExitSuccess = 0;
+constexpr int kExitNoModel = 1;
+constexpr int kExitBadInput = 2;
+
+}  // namespace proj::app

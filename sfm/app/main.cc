@@ -1,0 +1,50 @@
+// sfm: photos in, camera poses and a coloured point cloud out.
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "sfm/app/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "sfm: GPU-accelerated Structure-from-Motion. Turns a folder of photos into camera poses\n"
+      "and a coloured sparse point cloud (PLY, COLMAP text model).\n\n"
+      "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input."};
+  app.require_subcommand(1);
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
+  std::vector<std::pair<CLI::App*, proj::app::CommandRunner>> commands;
+  auto add = [&](const char* name, const char* help, auto adder) {
+    CLI::App* sub = app.add_subcommand(name, help);
+    commands.emplace_back(sub, adder(*sub));
+  };
+  add("reconstruct", "Reconstruct cameras and points from a folder of photos",
+      proj::app::AddReconstructCommand);
+  add("synth", "Render the built-in synthetic scene (images and ground-truth cameras)",
+      proj::app::AddSynthCommand);
+  add("evaluate", "Compare a model's cameras with ground truth (.camera files)",
+      proj::app::AddEvaluateCommand);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : proj::app::kExitBadInput;
+  }
+  if (quiet) proj::SetLogLevel(proj::LogLevel::kWarning);
+  for (auto& [sub, run] : commands) {
+    if (!sub->parsed()) continue;
+    try {
+      return run();
+    } catch (const proj::InputError& error) {
+      PROJ_LOG(kError, error.what());
+      return proj::app::kExitBadInput;
+    } catch (const std::exception& error) {
+      PROJ_LOG(kError, "unexpected failure: " << error.what());
+      return proj::app::kExitNoModel;
+    }
+  }
+  return proj::app::kExitBadInput;
+}

@@ -1,0 +1,39 @@
+// Options of the incremental mapper. Thresholds follow COLMAP's defaults unless noted.
+#pragma once
+
+#include <cstdint>
+
+namespace proj {
+
+struct IncrementalMapperOptions {
+  // Initial pair.
+  int init_min_num_points = 100;          // triangulated points the initial pair must give
+  double init_min_tri_angle_deg = 16.0;   // median triangulation angle wanted; relaxed in steps
+                                          // down to init_lowest_tri_angle_deg if no pair has it
+  double init_lowest_tri_angle_deg = 2.0;
+  int init_max_candidates = 40;           // strongest verified pairs tried per round
+
+  // Registration of the next image (absolute pose).
+  double abs_pose_max_error_px = 12.0;    // RANSAC inlier threshold
+  int abs_pose_min_num_inliers = 30;
+  double abs_pose_min_inlier_ratio = 0.25;
+
+  // Triangulation and filtering.
+  double max_reproj_error_px = 4.0;       // for new points, kept observations and filtering
+  double min_tri_angle_deg = 1.5;         // for new points and filtering
+
+  // Bundle adjustment schedule.
+  int local_ba_num_images = 6;            // images optimised around a newly registered one
+  double global_ba_growth = 1.10;         // global BA when registered images grew by 10%
+  int global_ba_always_below = 8;         // and after every image while the model is small
+  int local_ba_max_iterations = 25;
+  int global_ba_max_iterations = 50;
+  bool refine_principal_point = false;
+
+  int num_threads = 0;
+  uint64_t seed = 0;                      // RANSAC seeds derive from it
+
+  void Check() const;
+};
+
+}  // namespace proj

@@ -1,0 +1,30 @@
+// What the pipeline knows about one input image after feature extraction.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "features/feature_types.h"
+
+namespace proj {
+
+struct ImageRecord {
+  std::string name;            // file name inside the images folder
+  std::string path;            // full path
+  int width = 0;               // original size, after EXIF orientation
+  int height = 0;
+  std::optional<double> exif_focal_px;  // focal length prior from EXIF, in original pixels
+  std::string camera_label;    // EXIF make/model, for grouping cameras ("" when unknown)
+  FeatureSet features;         // keypoints in original-image pixels
+  std::vector<Eigen::Matrix<uint8_t, 3, 1>> colors;  // RGB at each keypoint
+};
+
+struct SkippedImage {
+  std::string name;
+  std::string reason;
+};
+
+}  // namespace proj

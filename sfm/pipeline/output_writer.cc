@@ -1,0 +1,133 @@
+#include "sfm/pipeline/output_writer.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+
+#include "io/atomic_file.h"
+#include "io/ply.h"
+#include "sfm/mapper/scene_geometry.h"
+#include "sfm/reconstruction_io/colmap_text.h"
+
+namespace proj {
+namespace {
+
+std::string JsonString(const std::string& text) {
+  std::ostringstream out;
+  out << '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"': out << "\\\""; break;
+      case '\\': out << "\\\\"; break;
+      case '\n': out << "\\n"; break;
+      case '\t': out << "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << static_cast<int>(c)
+              << std::dec;
+        } else {
+          out << c;
+        }
+    }
+  }
+  out << '"';
+  return out.str();
+}
+
+void WritePoints(const Scene& scene, const std::string& path) {
+  std::vector<Eigen::Vector3f> positions;
+  std::vector<Rgb8> colors;
+  positions.reserve(scene.points.size());
+  colors.reserve(scene.points.size());
+  for (const auto& [id, point] : scene.points) {
+    positions.push_back(point.position.cast<float>());
+    colors.push_back({point.color[0], point.color[1], point.color[2]});
+  }
+  WritePointCloudPly(path, positions, colors);
+}
+
+void WriteCameras(const Scene& scene, const std::string& path) {
+  std::vector<PlyCamera> cameras;
+  for (const auto& image : scene.images) {
+    if (!image.registered) continue;
+    const Camera& camera = scene.cameras[image.camera_id];
+    PlyCamera ply;
+    const auto pp = camera.PrincipalPoint();
+    ply.K << camera.MeanFocal(), 0, pp.x(), 0, camera.MeanFocal(), pp.y(), 0, 0, 1;
+    ply.world_from_cam = image.cam_from_world.rotation.conjugate().toRotationMatrix();
+    ply.center = image.cam_from_world.Center();
+    ply.width = camera.width;
+    ply.height = camera.height;
+    cameras.push_back(ply);
+  }
+  WriteCamerasPly(path, cameras);
+}
+
+}  // namespace
+
+void WriteReport(const ReconstructionResult& result, const RunDescription& run,
+                 const std::string& path) {
+  const Scene& scene = result.scene;
+  const auto& stats = result.statistics;
+  WriteFileAtomically(path, [&](std::ostream& out) {
+    out << std::setprecision(6) << "{\n";
+    out << "  \"success\": " << (result.mapper.success ? "true" : "false") << ",\n";
+    if (!result.mapper.success) {
+      out << "  \"failure_reason\": " << JsonString(result.mapper.failure_reason) << ",\n";
+    }
+    out << "  \"images_dir\": " << JsonString(run.images_dir) << ",\n";
+    out << "  \"command_line\": " << JsonString(run.command_line) << ",\n";
+    out << "  \"device\": " << JsonString(run.device) << ",\n";
+    out << "  \"feature_extractor\": " << JsonString(result.extractor) << ",\n";
+    out << "  \"matcher\": " << JsonString(result.matcher) << ",\n";
+    out << "  \"stage_seconds\": {";
+    const auto& entries = result.times.entries();
+    for (size_t i = 0; i < entries.size(); ++i) {
+      out << (i ? ", " : "") << JsonString(entries[i].first) << ": " << entries[i].second;
+    }
+    out << "},\n";
+    out << "  \"input_files\": " << stats.num_input_files << ",\n";
+    out << "  \"usable_images\": " << stats.num_usable_images << ",\n";
+    out << "  \"skipped_images\": [";
+    for (size_t i = 0; i < result.skipped.size(); ++i) {
+      out << (i ? ", " : "") << "{\"name\": " << JsonString(result.skipped[i].name)
+          << ", \"reason\": " << JsonString(result.skipped[i].reason) << "}";
+    }
+    out << "],\n";
+    out << "  \"cameras\": " << stats.num_cameras << ",\n";
+    out << "  \"features\": " << stats.num_features << ",\n";
+    out << "  \"pairs_matched\": " << stats.num_pairs_matched << ",\n";
+    out << "  \"pairs_verified\": " << stats.num_pairs_verified << ",\n";
+    out << "  \"putative_matches\": " << stats.num_putative_matches << ",\n";
+    out << "  \"verified_matches\": " << stats.num_verified_matches << ",\n";
+    out << "  \"tracks\": " << stats.num_tracks << ",\n";
+    out << "  \"registered_images\": " << scene.NumRegisteredImages() << ",\n";
+    out << "  \"unregistered_images\": [";
+    bool first = true;
+    for (const auto& image : scene.images) {
+      if (image.registered) continue;
+      out << (first ? "" : ", ") << JsonString(image.name);
+      first = false;
+    }
+    out << "],\n";
+    out << "  \"points\": " << scene.points.size() << ",\n";
+    out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";
+    out << "  \"mean_track_length\": " << MeanTrackLength(scene) << ",\n";
+    out << "  \"global_bundle_adjustments\": " << result.mapper.num_global_ba << ",\n";
+    out << "  \"local_bundle_adjustments\": " << result.mapper.num_local_ba << "\n";
+    out << "}\n";
+  });
+}
+
+void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
+                                const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  const std::string model_dir = (fs::path(out_dir) / "model").string();
+  EnsureWritableDirectory(model_dir);
+  WriteColmapText(result.scene, model_dir);
+  WritePoints(result.scene, (fs::path(out_dir) / "points.ply").string());
+  WriteCameras(result.scene, (fs::path(out_dir) / "cameras.ply").string());
+  WriteReport(result, run, (fs::path(out_dir) / "report.json").string());
+}
+
+}  // namespace proj

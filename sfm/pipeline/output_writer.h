@@ -1,0 +1,27 @@
+// Writes a reconstruction to OUT_DIR, every file atomically:
+//   points.ply   coloured sparse point cloud (binary little-endian; MeshLab, CloudCompare)
+//   cameras.ply  camera frustums beside the points
+//   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format
+//   report.json  stage times, counts, registration and accuracy statistics
+#pragma once
+
+#include <string>
+
+#include "sfm/pipeline/reconstruction_pipeline.h"
+
+namespace proj {
+
+struct RunDescription {
+  std::string images_dir;
+  std::string device;         // what --device resolved to
+  std::string command_line;
+};
+
+void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
+                                const std::string& out_dir);
+
+// report.json alone (also written when no model could be built, with "success": false).
+void WriteReport(const ReconstructionResult& result, const RunDescription& run,
+                 const std::string& path);
+
+}  // namespace proj

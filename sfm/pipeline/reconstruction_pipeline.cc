@@ -1,0 +1,179 @@
+#include "sfm/pipeline/reconstruction_pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/parallel_for.h"
+#include "core/progress.h"
+#include "io/image_folder.h"
+#include "sfm/track_builder.h"
+
+namespace proj {
+
+void ReconstructionOptions::Check() const {
+  extraction.Check();
+  pair_selection.Check();
+  matching.Check();
+  two_view.Check();
+  mapper.Check();
+  PROJ_REQUIRE(default_focal_factor > 0, "default focal factor must be > 0");
+}
+
+namespace {
+
+// One camera per (size, focal prior, camera label); --single-camera: one for all.
+void AssignCameras(const ReconstructionOptions& options, const std::vector<ImageRecord>& records,
+                   Scene* scene) {
+  std::map<std::tuple<int, int, long long, std::string>, int> camera_of_key;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const ImageRecord& record = records[i];
+    const double focal = record.exif_focal_px.value_or(
+        options.default_focal_factor * std::max(record.width, record.height));
+    auto key = std::make_tuple(record.width, record.height, std::llround(focal * 10),
+                               record.camera_label);
+    if (options.single_camera) {
+      PROJ_REQUIRE(records[0].width == record.width && records[0].height == record.height,
+                   "--single-camera needs images of one size, but '"
+                       << records[0].name << "' is " << records[0].width << "x"
+                       << records[0].height << " and '" << record.name << "' is "
+                       << record.width << "x" << record.height);
+      key = std::make_tuple(0, 0, 0LL, std::string());
+    }
+    auto [it, inserted] = camera_of_key.emplace(key, static_cast<int>(scene->cameras.size()));
+    if (inserted) {
+      scene->cameras.push_back(
+          Camera::FromFocal(options.camera_model, record.width, record.height, focal));
+    }
+    scene->images[i].camera_id = it->second;
+  }
+}
+
+Scene SceneFromRecords(const ReconstructionOptions& options,
+                       const std::vector<ImageRecord>& records) {
+  Scene scene;
+  scene.images.resize(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    SceneImage& image = scene.images[i];
+    image.name = records[i].name;
+    for (const auto& kp : records[i].features.keypoints) image.keypoints.emplace_back(kp.x, kp.y);
+    image.point3d_ids.assign(image.keypoints.size(), kInvalidId);
+  }
+  AssignCameras(options, records, &scene);
+  return scene;
+}
+
+std::vector<VerifiedPair> VerifyPairs(const ReconstructionOptions& options, const Scene& scene,
+                                      const std::vector<ImagePair>& pairs,
+                                      const std::vector<std::vector<FeatureMatch>>& matches) {
+  std::vector<VerifiedPair> verified(pairs.size());
+  Progress progress("verifying pairs", static_cast<int>(pairs.size()), "pairs");
+  ParallelFor(0, static_cast<int>(pairs.size()), options.matching.num_threads, [&](int p, int) {
+    const SceneImage& image1 = scene.images[pairs[p].image1];
+    const SceneImage& image2 = scene.images[pairs[p].image2];
+    TwoViewGeometryOptions two_view = options.two_view;
+    two_view.seed = options.two_view.seed + static_cast<uint64_t>(p);
+    const TwoViewGeometry geometry = EstimateTwoViewGeometry(
+        two_view, scene.cameras[image1.camera_id], image1.keypoints,
+        scene.cameras[image2.camera_id], image2.keypoints, matches[p]);
+    verified[p].pair = pairs[p];
+    verified[p].configuration = geometry.configuration;
+    verified[p].inlier_matches = geometry.inlier_matches;
+    progress.Advance();
+  });
+  verified.erase(std::remove_if(verified.begin(), verified.end(),
+                                [](const VerifiedPair& v) {
+                                  return v.configuration == TwoViewConfiguration::kDegenerate;
+                                }),
+                 verified.end());
+  return verified;
+}
+
+}  // namespace
+
+ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
+                                       const std::string& images_dir) {
+  options.Check();
+  ReconstructionResult result;
+  Timer total;
+  const std::vector<std::string> paths = ListImageFiles(images_dir);
+  result.statistics.num_input_files = static_cast<int>(paths.size());
+  PROJ_REQUIRE(paths.size() >= 2, "'" << images_dir << "' holds " << paths.size()
+                                      << " image file(s) (.jpg, .jpeg, .png); at least two are needed");
+
+  Timer timer;
+  ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
+  result.times.Add("feature_extraction", timer.ElapsedSeconds());
+  result.extractor = extraction.extractor_description;
+  result.skipped = std::move(extraction.skipped);
+  result.records = std::move(extraction.images);
+  result.statistics.num_usable_images = static_cast<int>(result.records.size());
+  for (const auto& record : result.records) result.statistics.num_features += record.features.size();
+  PROJ_REQUIRE(result.records.size() >= 2,
+               "only " << result.records.size() << " of " << paths.size() << " files in '"
+                       << images_dir << "' could be read as images; at least two are needed");
+  PROJ_LOG(kInfo, "features: " << result.statistics.num_features << " in "
+                               << result.records.size() << " images");
+
+  result.scene = SceneFromRecords(options, result.records);
+  result.statistics.num_cameras = static_cast<int>(result.scene.cameras.size());
+
+  timer.Restart();
+  const std::vector<ImagePair> pairs =
+      SelectImagePairs(options.pair_selection, static_cast<int>(result.records.size()));
+  std::vector<FeatureSet> features;
+  features.reserve(result.records.size());
+  for (auto& record : result.records) features.push_back(std::move(record.features));
+  auto matcher = CreateDescriptorMatcher(options.matching);
+  result.matcher = matcher->Description();
+  std::vector<std::vector<FeatureMatch>> matches;
+  {
+    Progress progress("matching", static_cast<int>(pairs.size()), "pairs");
+    matches = matcher->MatchPairs(features, pairs, &progress);
+  }
+  for (size_t i = 0; i < features.size(); ++i) result.records[i].features = std::move(features[i]);
+  result.statistics.num_pairs_matched = static_cast<int>(pairs.size());
+  for (const auto& m : matches) result.statistics.num_putative_matches += m.size();
+  result.times.Add("matching", timer.ElapsedSeconds());
+
+  timer.Restart();
+  const std::vector<VerifiedPair> verified = VerifyPairs(options, result.scene, pairs, matches);
+  result.statistics.num_pairs_verified = static_cast<int>(verified.size());
+  for (const auto& v : verified) result.statistics.num_verified_matches += v.inlier_matches.size();
+  result.times.Add("geometric_verification", timer.ElapsedSeconds());
+  PROJ_LOG(kInfo, "verified pairs: " << verified.size() << "/" << pairs.size() << " ("
+                                     << result.statistics.num_verified_matches << " matches)");
+
+  timer.Restart();
+  std::vector<int> num_keypoints;
+  std::vector<PairMatches> verified_matches;
+  for (const auto& image : result.scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
+  for (const auto& v : verified) verified_matches.push_back({v.pair, v.inlier_matches});
+  const TrackSet tracks = BuildTracks(num_keypoints, verified_matches);
+  result.statistics.num_tracks = static_cast<int>(tracks.tracks.size());
+  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
+                             << " inconsistent dropped)");
+  result.mapper = RunIncrementalMapper(options.mapper, tracks, verified, &result.scene);
+  ColorPoints(result.records, &result.scene);
+  result.times.Add("mapping", timer.ElapsedSeconds());
+  result.times.Add("total", total.ElapsedSeconds());
+  return result;
+}
+
+void ColorPoints(const std::vector<ImageRecord>& records, Scene* scene) {
+  for (auto& [id, point] : scene->points) {
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (const auto& element : point.track) {
+      sum += records[element.image_id].colors[element.keypoint_index].cast<double>();
+    }
+    if (!point.track.empty()) {
+      const Eigen::Vector3d mean = sum / static_cast<double>(point.track.size());
+      for (int c = 0; c < 3; ++c) point.color[c] = static_cast<uint8_t>(std::lround(mean[c]));
+    }
+  }
+}
+
+}  // namespace proj

@@ -1,0 +1,112 @@
+// The `sfm` program as users run it: bad input is reported and skipped or refused with the
+// documented exit codes, never a crash.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/test_data.h"
+
+namespace proj {
+namespace {
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult RunSfm(const std::string& arguments) {
+  const std::string log = testing::MakeTempDir("cli_log") + "/out.txt";
+  const std::string command = testing::BuiltExecutable("sfm") + " " + arguments + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  RunResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  result.output = text.str();
+  return result;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Cli, MixedFolderReconstructsFromRealPhotosAndNamesBadFiles) {
+  PROJ_REQUIRE_SHARED_DATASET(images, "strecha/fountain-P11/images");
+  const std::string dir = testing::MakeTempDir("cli_mixed");
+  const std::string in = dir + "/images";
+  fs::create_directories(in);
+  for (const char* name : {"0003.jpg", "0004.jpg", "0005.jpg", "0006.jpg"}) {
+    fs::copy_file(images + "/" + name, in + "/" + name);
+  }
+  {  // a truncated JPEG: the first half of a real one
+    const std::string bytes = ReadFile(images + "/0007.jpg");
+    std::ofstream(in + "/truncated.jpg", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  std::ofstream(in + "/empty.jpg").close();
+  std::ofstream(in + "/notes.jpg") << "this is a text file, not a photo\n";
+  const RunResult run =
+      RunSfm(in + " -o " + dir + "/out --device cpu --max-image-size 1000 --threads 2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* bad : {"truncated.jpg", "empty.jpg", "notes.jpg"}) {
+    EXPECT_NE(run.output.find(bad), std::string::npos) << bad << " not named:\n" << run.output;
+  }
+  const std::string report = ReadFile(dir + "/out/report.json");
+  EXPECT_NE(report.find("\"registered_images\": 4"), std::string::npos) << report;
+  EXPECT_NE(report.find("truncated.jpg"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));
+  EXPECT_TRUE(fs::exists(dir + "/out/model/points3D.txt"));
+}
+
+TEST(Cli, FewerThanTwoUsableImagesIsExitCode2) {
+  const std::string dir = testing::MakeTempDir("cli_one_image");
+  fs::create_directories(dir + "/images");
+  std::ofstream(dir + "/images/a.jpg") << "not an image";
+  std::ofstream(dir + "/images/b.png").close();
+  const RunResult run = RunSfm(dir + "/images -o " + dir + "/out --device cpu");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("at least two"), std::string::npos) << run.output;
+}
+
+TEST(Cli, MissingFolderIsExitCode2) {
+  const RunResult run = RunSfm("/nonexistent/folder -o /tmp/unused_out --device cpu");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("/nonexistent/folder"), std::string::npos) << run.output;
+}
+
+TEST(Cli, UnwritableOutputFolderIsExitCode2) {
+  const std::string dir = testing::MakeTempDir("cli_unwritable");
+  fs::create_directories(dir + "/images");
+  std::ofstream(dir + "/blocker") << "a file where the output folder's parent should be";
+  // Works as root too: nothing can create a folder below a regular file.
+  const RunResult run = RunSfm(dir + "/images -o " + dir + "/blocker/out --device cpu");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("blocker/out"), std::string::npos) << run.output;
+}
+
+TEST(Cli, GpuWithoutGpuIsAClearError) {
+  const std::string dir = testing::MakeTempDir("cli_gpu");
+  fs::create_directories(dir + "/images");
+  const RunResult probe = RunSfm(dir + "/images -o " + dir + "/out --device gpu");
+  if (probe.output.find("no GPU") == std::string::npos) {
+    GTEST_SKIP() << "a GPU is present; nothing to check";
+  }
+  EXPECT_EQ(probe.exit_code, 2) << probe.output;
+}
+
+TEST(Cli, HelpExplainsExitCodes) {
+  const RunResult run = RunSfm("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.output.find("Exit codes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proj
