@@ -1,17 +1,19 @@
 #include "geometry/solvers/essential_five_point.h"
 
-#include <complex>
+#include <cmath>
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/Cholesky>
+#include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <Eigen/QR>
+
+#include "geometry/solvers/polynomial.h"
 
 namespace proj {
 namespace {
 
-// Polynomials in (x, y, z) of degree <= 3 with E = x X + y Y + z Z + W. Monomials follow the
-// graded order of Stewénius et al.: the ten cubics first, then the basis of the quotient ring
-// (x^2, xy, y^2, xz, yz, z^2, x, y, z, 1), which is what the action matrix acts on.
+// Polynomials in (x, y, z) of degree <= 3 with E = x X + y Y + z Z + W: the ten cubic
+// monomials first, then the quadratics, linear terms and 1 (monomials 10..19 have degree <= 2).
 struct Exponent {
   int x, y, z;
 };
@@ -104,6 +106,37 @@ Eigen::Matrix<double, 10, 20> ConstraintMatrix(const Linear e[3][3]) {
   return m;
 }
 
+// Values of the 20 monomials at (x, y, z) and their partial derivatives.
+void EvaluateMonomials(double x, double y, double z, Cubic* value, Eigen::Matrix<double, 20, 3>* d) {
+  for (int i = 0; i < 20; ++i) {
+    const Exponent& e = kMonomials[i];
+    const auto power = [](double base, int exponent) {
+      double out = 1.0;
+      for (int k = 0; k < exponent; ++k) out *= base;
+      return out;
+    };
+    const double px = power(x, e.x), py = power(y, e.y), pz = power(z, e.z);
+    (*value)(i) = px * py * pz;
+    (*d)(i, 0) = e.x > 0 ? e.x * power(x, e.x - 1) * py * pz : 0.0;
+    (*d)(i, 1) = e.y > 0 ? e.y * px * power(y, e.y - 1) * pz : 0.0;
+    (*d)(i, 2) = e.z > 0 ? e.z * px * py * power(z, e.z - 1) : 0.0;
+  }
+}
+
+// One Gauss-Newton step on all ten cubic constraints: the root of the degree-10 polynomial
+// can lose digits to its conditioning; the constraints themselves are well conditioned.
+void PolishSolution(const Eigen::Matrix<double, 10, 20>& m, Eigen::Vector3d* xyz) {
+  Cubic value;
+  Eigen::Matrix<double, 20, 3> d;
+  EvaluateMonomials(xyz->x(), xyz->y(), xyz->z(), &value, &d);
+  // lazyProduct: coefficient-based products, no GEMM dispatch for these tiny sizes.
+  const Eigen::Matrix<double, 10, 1> residual = m.lazyProduct(value);
+  const Eigen::Matrix<double, 10, 3> jacobian = m.lazyProduct(d);
+  const Eigen::Matrix3d jtj = jacobian.transpose() * jacobian;
+  const Eigen::Vector3d step = jtj.ldlt().solve(jacobian.transpose() * residual);
+  if (step.allFinite()) *xyz -= step;
+}
+
 }  // namespace
 
 void SolveEssentialFivePoint(const std::array<Eigen::Vector3d, 5>& b1,
@@ -126,39 +159,102 @@ void SolveEssentialFivePoint(const std::array<Eigen::Vector3d, 5>& b1,
   }
   const Eigen::Matrix<double, 10, 20> m = ConstraintMatrix(e);
 
-  // Gauss-Jordan on the cubic monomials: cubic_k + reduced(k, :) . basis_monomials = 0.
-  const Eigen::PartialPivLU<Eigen::Matrix<double, 10, 10>> lu(m.leftCols<10>());
-  const Eigen::Matrix<double, 10, 10> reduced = lu.solve(m.rightCols<10>());
+  // Gauss-Jordan elimination (Nistér's variant): eliminate the ten monomials that are not of
+  // the form {x, y, 1} * z^p, so that each remaining row pair (m z, m) combines into one
+  // equation linear in x and y with coefficients polynomial in z.
+  constexpr int kEliminated[10] = {
+      MonomialIndex(3, 0, 0), MonomialIndex(0, 3, 0), MonomialIndex(2, 1, 0),
+      MonomialIndex(1, 2, 0), MonomialIndex(2, 0, 1), MonomialIndex(2, 0, 0),
+      MonomialIndex(0, 2, 1), MonomialIndex(0, 2, 0), MonomialIndex(1, 1, 1),
+      MonomialIndex(1, 1, 0)};
+  // Remaining monomials grouped as x z^p, y z^p, z^p (p = 0..2 for x and y, 0..3 for 1).
+  constexpr int kRemainingX[3] = {MonomialIndex(1, 0, 0), MonomialIndex(1, 0, 1),
+                                  MonomialIndex(1, 0, 2)};
+  constexpr int kRemainingY[3] = {MonomialIndex(0, 1, 0), MonomialIndex(0, 1, 1),
+                                  MonomialIndex(0, 1, 2)};
+  constexpr int kRemainingOne[4] = {MonomialIndex(0, 0, 0), MonomialIndex(0, 0, 1),
+                                    MonomialIndex(0, 0, 2), MonomialIndex(0, 0, 3)};
+  Eigen::Matrix<double, 10, 10> eliminated, remaining;
+  for (int j = 0; j < 10; ++j) eliminated.col(j) = m.col(kEliminated[j]);
+  for (int p = 0; p < 3; ++p) {
+    remaining.col(p) = m.col(kRemainingX[p]);
+    remaining.col(3 + p) = m.col(kRemainingY[p]);
+  }
+  for (int p = 0; p < 4; ++p) remaining.col(6 + p) = m.col(kRemainingOne[p]);
+  const Eigen::PartialPivLU<Eigen::Matrix<double, 10, 10>> lu(eliminated);
+  // Row i: eliminated_i + reduced(i, :) . remaining = 0.
+  const Eigen::Matrix<double, 10, 10> reduced = lu.solve(remaining);
   if (!reduced.allFinite()) return;
 
-  // Action matrix of multiplication by x on the quotient basis b = (x^2, xy, y^2, xz, yz, z^2,
-  // x, y, z, 1): action * b = x * b, so b at each solution is an eigenvector, x its eigenvalue.
-  Eigen::Matrix<double, 10, 10> action = Eigen::Matrix<double, 10, 10>::Zero();
-  action.row(0) = -reduced.row(MonomialIndex(3, 0, 0));  // x * x^2
-  action.row(1) = -reduced.row(MonomialIndex(2, 1, 0));  // x * xy
-  action.row(2) = -reduced.row(MonomialIndex(1, 2, 0));  // x * y^2
-  action.row(3) = -reduced.row(MonomialIndex(2, 0, 1));  // x * xz
-  action.row(4) = -reduced.row(MonomialIndex(1, 1, 1));  // x * yz
-  action.row(5) = -reduced.row(MonomialIndex(1, 0, 2));  // x * z^2
-  action(6, 0) = 1.0;                                    // x * x = x^2
-  action(7, 1) = 1.0;                                    // x * y = xy
-  action(8, 3) = 1.0;                                    // x * z = xz
-  action(9, 6) = 1.0;                                    // x * 1 = x
+  // Rows of (x^2 z, x^2), (y^2 z, y^2), (x y z, x y) in kEliminated: row(m z) - z row(m) has
+  // no eliminated monomial left: bx(z) x + by(z) y + b1(z) = 0.
+  constexpr int kPairs[3][2] = {{4, 5}, {6, 7}, {8, 9}};
+  // b[r][0..2]: coefficients (ascending in z) of x (degree 3), y (degree 3), 1 (degree 4).
+  double b[3][3][5] = {};
+  for (int r = 0; r < 3; ++r) {
+    const int with_z = kPairs[r][0], without_z = kPairs[r][1];
+    for (int group = 0; group < 3; ++group) {
+      const int first_col = 3 * group;
+      const int num_powers = group == 2 ? 4 : 3;
+      for (int p = 0; p < num_powers; ++p) {
+        b[r][group][p] += reduced(with_z, first_col + p);
+        b[r][group][p + 1] -= reduced(without_z, first_col + p);
+      }
+    }
+  }
+  // det B(z): degree 3 + 3 + 4 = 10 (Nistér 2004, eq. 14-16).
+  const auto multiply = [](const double* a, int da, const double* c, int dc, double* out) {
+    for (int i = 0; i <= da + dc; ++i) out[i] = 0.0;
+    for (int i = 0; i <= da; ++i) {
+      for (int j = 0; j <= dc; ++j) out[i + j] += a[i] * c[j];
+    }
+  };
+  double cofactor_x[8], cofactor_y[8], cofactor_1[7], t1[8], t2[8];
+  // cofactor_x = by1 * b1_2 - b1_1 * by_2 (degree 7), etc., along the first row.
+  multiply(b[1][1], 3, b[2][2], 4, t1);
+  multiply(b[1][2], 4, b[2][1], 3, t2);
+  for (int i = 0; i < 8; ++i) cofactor_x[i] = t1[i] - t2[i];
+  multiply(b[1][2], 4, b[2][0], 3, t1);
+  multiply(b[1][0], 3, b[2][2], 4, t2);
+  for (int i = 0; i < 8; ++i) cofactor_y[i] = t1[i] - t2[i];
+  multiply(b[1][0], 3, b[2][1], 3, t1);
+  multiply(b[1][1], 3, b[2][0], 3, t2);
+  for (int i = 0; i < 7; ++i) cofactor_1[i] = t1[i] - t2[i];
+  double det[11], term[11];
+  multiply(b[0][0], 3, cofactor_x, 7, det);
+  multiply(b[0][1], 3, cofactor_y, 7, term);
+  for (int i = 0; i < 11; ++i) det[i] += term[i];
+  multiply(b[0][2], 4, cofactor_1, 6, term);
+  for (int i = 0; i < 11; ++i) det[i] += term[i];
 
-  const Eigen::EigenSolver<Eigen::Matrix<double, 10, 10>> eigen(action, true);
-  if (eigen.info() != Eigen::Success) return;
-  const auto& values = eigen.eigenvalues();
-  const auto& vectors = eigen.eigenvectors();
-  for (int k = 0; k < 10; ++k) {
-    if (std::abs(values(k).imag()) > 1e-8 * std::max(1.0, std::abs(values(k).real()))) continue;
-    const std::complex<double> w = vectors(9, k);
-    if (std::abs(w) < 1e-12 * vectors.col(k).norm()) continue;  // solution at infinity
-    const double x = (vectors(6, k) / w).real();
-    const double y = (vectors(7, k) / w).real();
-    const double z = (vectors(8, k) / w).real();
-    const Eigen::Matrix<double, 9, 1> v = basis * Eigen::Vector4d(x, y, z, 1.0);
+  double z_roots[10];
+  const int num_roots = SolvePolynomialRealSturm(det, 10, z_roots);
+  for (int k = 0; k < num_roots; ++k) {
+    const double z = z_roots[k];
+    const auto evaluate = [z](const double* coeffs, int degree) {
+      double value = 0.0;
+      for (int i = degree; i >= 0; --i) value = value * z + coeffs[i];
+      return value;
+    };
+    Eigen::Matrix3d b_z;
+    for (int r = 0; r < 3; ++r) {
+      b_z(r, 0) = evaluate(b[r][0], 3);
+      b_z(r, 1) = evaluate(b[r][1], 3);
+      b_z(r, 2) = evaluate(b[r][2], 4);
+    }
+    // (x, y, 1) spans the null space of B(z): the largest cross product of two rows.
+    const Eigen::Vector3d c01 = b_z.row(0).cross(b_z.row(1));
+    const Eigen::Vector3d c02 = b_z.row(0).cross(b_z.row(2));
+    const Eigen::Vector3d c12 = b_z.row(1).cross(b_z.row(2));
+    Eigen::Vector3d v = c01;
+    if (c02.squaredNorm() > v.squaredNorm()) v = c02;
+    if (c12.squaredNorm() > v.squaredNorm()) v = c12;
+    if (!(std::abs(v(2)) > 1e-14 * v.norm())) continue;
+    Eigen::Vector3d xyz(v(0) / v(2), v(1) / v(2), z);
+    PolishSolution(m, &xyz);
+    const Eigen::Matrix<double, 9, 1> e = basis * xyz.homogeneous();
     Eigen::Matrix3d essential;
-    essential << v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7), v(8);
+    essential << e(0), e(1), e(2), e(3), e(4), e(5), e(6), e(7), e(8);
     const double norm = essential.norm();
     if (norm > 0.0 && essential.allFinite()) solutions->push_back(essential / norm);
   }

@@ -1,9 +1,9 @@
 // Five-point relative pose: the essential matrices E with b2^T E b1 = 0 for five bearing pairs.
-// Gröbner-basis / action-matrix formulation of H. Stewénius, C. Engels, D. Nistér, "Recent
-// developments on direct relative orientation", ISPRS J. Photogrammetry 2006, solving the
-// constraints of D. Nistér, "An efficient solution to the five-point relative pose problem",
-// PAMI 2004: det(E) = 0 and 2 E E^T E - tr(E E^T) E = 0 on the 4-D null space of the epipolar
-// system.
+// D. Nistér, "An efficient solution to the five-point relative pose problem", PAMI 2004: the
+// constraints det(E) = 0 and 2 E E^T E - tr(E E^T) E = 0 on the 4-D null space of the epipolar
+// system give ten cubics in (x, y, z); Gauss-Jordan elimination leaves a 3x3 matrix B(z) whose
+// determinant is a degree-10 polynomial, solved here by Sturm sequences (the paper's choice),
+// and (x, y) follow from the null vector of B(z).
 #pragma once
 
 #include <array>

@@ -95,3 +95,178 @@ Eigen::Vector4d DeterminantPencilCoefficients(const Eigen::Matrix3d& a, const Ei
 }
 
 }  // namespace proj
+
+namespace proj {
+namespace {
+
+constexpr int kMaxSturmDegree = 16;
+
+// Polynomial with ascending coefficients, fixed capacity.
+struct Poly {
+  int degree = -1;  // -1: zero polynomial
+  double c[kMaxSturmDegree + 1];
+  double Evaluate(double x) const {
+    double value = 0.0;
+    for (int i = degree; i >= 0; --i) value = value * x + c[i];
+    return value;
+  }
+};
+
+// out = -(a mod b), with b->degree >= 0. Coefficients below `tolerance` times the largest
+// magnitude of `a` are treated as zero when trimming the degree.
+void NegatedRemainder(const Poly& a, const Poly& b, Poly* out) {
+  double r[kMaxSturmDegree + 1];
+  double scale = 0.0;
+  for (int i = 0; i <= a.degree; ++i) {
+    r[i] = a.c[i];
+    scale = std::max(scale, std::abs(a.c[i]));
+  }
+  const double lead = b.c[b.degree];
+  for (int i = a.degree; i >= b.degree; --i) {
+    const double q = r[i] / lead;
+    for (int j = 0; j <= b.degree; ++j) r[i - b.degree + j] -= q * b.c[j];
+    r[i] = 0.0;
+  }
+  out->degree = -1;
+  for (int i = b.degree - 1; i >= 0; --i) {
+    if (std::abs(r[i]) > 1e-13 * scale) {
+      out->degree = i;
+      break;
+    }
+  }
+  // Positive rescaling keeps the signs (all Sturm needs) and the magnitudes near 1.
+  double out_scale = 0.0;
+  for (int i = 0; i <= out->degree; ++i) out_scale = std::max(out_scale, std::abs(r[i]));
+  for (int i = 0; i <= out->degree; ++i) out->c[i] = -r[i] / out_scale;
+}
+
+// |p(x)| small relative to the magnitude of its terms: rejects spurious roots that come from
+// rounding in the Sturm sequence.
+bool IsRoot(const Poly& p, double x) {
+  double value = 0.0, magnitude = 0.0;
+  const double ax = std::abs(x);
+  for (int i = p.degree; i >= 0; --i) {
+    value = value * x + p.c[i];
+    magnitude = magnitude * ax + std::abs(p.c[i]);
+  }
+  return std::abs(value) <= 1e-9 * magnitude;
+}
+
+struct SturmSequence {
+  int size = 0;
+  Poly p[kMaxSturmDegree + 1];
+  int SignChanges(double x) const {
+    int changes = 0;
+    double previous = 0.0;
+    for (int i = 0; i < size; ++i) {
+      const double value = p[i].Evaluate(x);
+      if (value == 0.0) continue;
+      if (previous != 0.0 && (value > 0.0) != (previous > 0.0)) ++changes;
+      previous = value;
+    }
+    return changes;
+  }
+};
+
+// The single root of p in (lo, hi), where p(lo) and p(hi) have opposite signs: Newton steps
+// while they stay inside the bracket and at least halve the step, bisection otherwise
+// (the safeguard of "rtsafe", Numerical Recipes 9.4), so convergence is never slower than
+// bisection even far from the root.
+double RefineBracketedRoot(const Poly& p, const Poly& dp, double lo, double hi) {
+  if (p.Evaluate(lo) > 0.0) std::swap(lo, hi);  // now p(lo) < 0 < p(hi)
+  double x = 0.5 * (lo + hi);
+  double step_before_last = std::abs(hi - lo), last_step = step_before_last;
+  double f = p.Evaluate(x), df = dp.Evaluate(x);
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const bool newton_leaves_bracket = ((x - hi) * df - f) * ((x - lo) * df - f) > 0.0;
+    const bool newton_too_slow = std::abs(2.0 * f) > std::abs(step_before_last * df);
+    step_before_last = last_step;
+    if (newton_leaves_bracket || newton_too_slow || df == 0.0) {
+      last_step = 0.5 * (hi - lo);
+      x = lo + last_step;
+    } else {
+      last_step = f / df;
+      x -= last_step;
+    }
+    if (std::abs(last_step) <= 1e-15 * std::max(1.0, std::abs(x))) return x;
+    f = p.Evaluate(x);
+    if (f == 0.0) return x;
+    df = dp.Evaluate(x);
+    if (f < 0.0) {
+      lo = x;
+    } else {
+      hi = x;
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+int SolvePolynomialRealSturm(const double* c, int degree, double* roots) {
+  if (degree > kMaxSturmDegree) return 0;
+  double scale = 0.0;
+  for (int i = 0; i <= degree; ++i) scale = std::max(scale, std::abs(c[i]));
+  if (!(scale > 0.0) || !std::isfinite(scale)) return 0;
+  while (degree > 0 && std::abs(c[degree]) <= 1e-14 * scale) --degree;
+  if (degree < 1) return 0;
+
+  SturmSequence sturm;
+  Poly& p = sturm.p[0];
+  p.degree = degree;
+  for (int i = 0; i <= degree; ++i) p.c[i] = c[i] / c[degree];  // monic
+  Poly& dp = sturm.p[1];
+  dp.degree = degree - 1;
+  for (int i = 1; i <= degree; ++i) dp.c[i - 1] = i * p.c[i];
+  sturm.size = 2;
+  while (sturm.size <= kMaxSturmDegree && sturm.p[sturm.size - 1].degree > 0) {
+    NegatedRemainder(sturm.p[sturm.size - 2], sturm.p[sturm.size - 1], &sturm.p[sturm.size]);
+    if (sturm.p[sturm.size].degree < 0) break;  // gcd reached: multiple roots
+    ++sturm.size;
+  }
+
+  // Fujiwara's bound on the root magnitudes of the monic p: 2 max_k |c_{n-k}|^(1/k), with the
+  // constant term halved. Much tighter than Cauchy's 1 + max |c_i| for spread coefficients.
+  double bound = 0.0;
+  for (int k = 1; k <= degree; ++k) {
+    const double coefficient = std::abs(p.c[degree - k]) * (k == degree ? 0.5 : 1.0);
+    bound = std::max(bound, std::pow(coefficient, 1.0 / k));
+  }
+  bound = 2.0 * bound * (1.0 + 1e-12) + 1e-300;
+
+  struct Interval {
+    double lo, hi;
+    int changes_lo, changes_hi;
+  };
+  Interval stack[64];
+  int stack_size = 0;
+  stack[stack_size++] = {-bound, bound, sturm.SignChanges(-bound), sturm.SignChanges(bound)};
+  int n = 0;
+  while (stack_size > 0) {
+    const Interval interval = stack[--stack_size];
+    const int count = interval.changes_lo - interval.changes_hi;
+    if (count <= 0) continue;
+    const double width = interval.hi - interval.lo;
+    const double mid = 0.5 * (interval.lo + interval.hi);
+    if (count == 1) {
+      const double f_lo = p.Evaluate(interval.lo), f_hi = p.Evaluate(interval.hi);
+      if ((f_lo > 0.0) != (f_hi > 0.0) && f_lo != 0.0 && f_hi != 0.0) {
+        const double root = RefineBracketedRoot(p, dp, interval.lo, interval.hi);
+        if (IsRoot(p, root)) roots[n++] = root;
+        continue;
+      }
+      // A root of even multiplicity (no sign change): fall through to bisection.
+    }
+    if (width <= 1e-14 * std::max(1.0, std::abs(mid)) || stack_size + 2 > 64) {
+      if (IsRoot(p, mid)) roots[n++] = mid;  // a cluster that cannot be separated further
+      continue;
+    }
+    const int changes_mid = sturm.SignChanges(mid);
+    // Push the upper half first so that roots come out in increasing order.
+    stack[stack_size++] = {mid, interval.hi, changes_mid, interval.changes_hi};
+    stack[stack_size++] = {interval.lo, mid, interval.changes_lo, changes_mid};
+  }
+  return n;
+}
+
+}  // namespace proj

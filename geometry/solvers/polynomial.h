@@ -16,6 +16,13 @@ int SolveQuadraticReal(double a, double b, double c, double roots[2]);
 // two Newton steps per root for full double precision.
 int SolveCubicReal(double c3, double c2, double c1, double c0, double roots[3]);
 
+// Real roots of the polynomial c[0] + c[1] x + ... + c[degree] x^degree (degree <= 16), by
+// Sturm-sequence root isolation and safeguarded Newton/bisection refinement. Roots are written
+// to roots[0..n) in increasing order, n returned; multiple roots are reported once. Leading
+// coefficients that are negligible relative to the others lower the degree (roots at
+// infinity are dropped). Allocation-free.
+int SolvePolynomialRealSturm(const double* c, int degree, double* roots);
+
 // Coefficients of the cubic det(a + gamma * b) = c[3] gamma^3 + c[2] gamma^2 + c[1] gamma +
 // c[0], from the adjugates: c0 = det a, c1 = tr(adj(a) b), c2 = tr(adj(b) a), c3 = det b.
 Eigen::Vector4d DeterminantPencilCoefficients(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b);
