@@ -150,6 +150,17 @@ void PaintBlob(Canvas* canvas, Rng* rng) {
   });
 }
 
+void PaintSpeckle(Canvas* canvas, Rng* rng) {
+  const double texel = canvas->texel;
+  const double cx = rng->Uniform(0, canvas->width * texel);
+  const double cy = rng->Uniform(0, canvas->height * texel);
+  const double radius = rng->LogUniform(1.2, 5.0) * texel;
+  const Color color = RandomColor(rng);
+  canvas->Paint(cx - radius, cy - radius, cx + radius, cy + radius, color, 1.0f, [&](double x, double y) {
+    return Edge(radius - std::hypot(x - cx, y - cy), texel);
+  });
+}
+
 void PaintLine(Canvas* canvas, Rng* rng) {
   const double ax = rng->Uniform(0, canvas->width * canvas->texel);
   const double ay = rng->Uniform(0, canvas->height * canvas->texel);
@@ -272,20 +283,27 @@ MipTexture PaintProceduralTexture(double width_m, double height_m, const Texture
   canvas.rgb.resize(static_cast<size_t>(canvas.width) * canvas.height * 3);
 
   Rng rng(seed);
-  // Luminance: octaves from the largest wavelength down to 2.5 texels, amplitude x0.7 each.
+  // Luminance: octaves from the largest wavelength down to 2.5 texels with slowly falling
+  // amplitudes (x0.85 per octave), so fine detail is as strong as the coarse structure.
   std::vector<Octave> octaves;
   float amplitude = 1, total = 0;
   for (double wavelength = style.largest_wavelength_m; wavelength >= 2.5 * style.texel_size_m;
-       wavelength *= 0.5, amplitude *= 0.7f) {
+       wavelength *= 0.5, amplitude *= 0.85f) {
     octaves.push_back(MakeOctave(wavelength, amplitude, &rng));
     total += amplitude;
   }
   for (auto& octave : octaves) octave.amplitude /= total;
-  // Two slow fields that blend three palette colours.
+  // Two slow fields blend three palette tints. Tints change the hue, never the luminance,
+  // so no region of the texture is flat black or white.
   const Octave hue_a = MakeOctave(1.5 * style.largest_wavelength_m, 1, &rng);
   const Octave hue_b = MakeOctave(0.7 * style.largest_wavelength_m, 1, &rng);
-  const Color palette[3] = {RandomColor(&rng), RandomColor(&rng), RandomColor(&rng)};
-  const float contrast = static_cast<float>(rng.Uniform(3.0, 4.5));
+  Color tints[3];
+  for (Color& tint : tints) {
+    const Color color = RandomColor(&rng);
+    const float mean = std::max(1.0f, (color[0] + color[1] + color[2]) / 3);
+    for (int c = 0; c < 3; ++c) tint[c] = 0.45f + 0.55f * color[c] / mean;
+  }
+  const float contrast = static_cast<float>(rng.Uniform(4.0, 5.5));
 
   ParallelFor(0, canvas.height, num_threads, [&](int y, int /*worker*/) {
     const double y_m = (y + 0.5) * canvas.texel;
@@ -297,14 +315,14 @@ MipTexture PaintProceduralTexture(double width_m, double height_m, const Texture
       for (size_t o = 0; o < octaves.size(); ++o) {
         noise += octaves[o].amplitude * octaves[o].Evaluate(x_m, y_m, &cells[o]);
       }
-      const float luminance = 0.5f + 0.5f * SoftClip(contrast * noise);
+      const float luminance = 0.5f + 0.47f * SoftClip(contrast * noise);
       const float mix_a =
           std::clamp(0.5f + 0.9f * hue_a.Evaluate(x_m, y_m, &cells[octaves.size()]), 0.0f, 1.0f);
       const float mix_b = std::clamp(1.2f * hue_b.Evaluate(x_m, y_m, &cells[octaves.size() + 1]), 0.0f, 1.0f);
       for (int c = 0; c < 3; ++c) {
-        const float base = palette[0][c] + mix_a * (palette[1][c] - palette[0][c]);
-        const float tinted = base + mix_b * (palette[2][c] - base);
-        row[3 * x + c] = std::clamp(tinted * (0.08f + 1.35f * luminance), 0.0f, 255.0f);
+        const float base = tints[0][c] + mix_a * (tints[1][c] - tints[0][c]);
+        const float tint = base + mix_b * (tints[2][c] - base);
+        row[3 * x + c] = std::clamp(255.0f * luminance * tint, 0.0f, 255.0f);
       }
     }
   });
@@ -313,6 +331,11 @@ MipTexture PaintProceduralTexture(double width_m, double height_m, const Texture
   const int blobs = PoissonLikeCount(style.blobs_per_m2 * area, &rng);
   const int lines = PoissonLikeCount(style.lines_per_m2 * area, &rng);
   const int rectangles = PoissonLikeCount(style.rectangles_per_m2 * area, &rng);
+  // Speckles: small discs of 1.2..5 texels radius covering ~8% of the surface, for dense
+  // fine-scale features.
+  const double speckle_area = kPi * std::pow(2.6 * canvas.texel, 2);
+  const int speckles = PoissonLikeCount(0.08 * area / speckle_area, &rng);
+  for (int i = 0; i < speckles; ++i) PaintSpeckle(&canvas, &rng);
   for (int i = 0; i < blobs; ++i) PaintBlob(&canvas, &rng);
   for (int i = 0; i < rectangles; ++i) PaintRectangle(&canvas, &rng);
   for (int i = 0; i < lines; ++i) PaintLine(&canvas, &rng);

@@ -206,10 +206,11 @@ SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_
     world.surfaces_.push_back(wall);
   }
 
-  // Boxes and free-standing walls, placed without overlap (bounding circles 0.5 m apart).
+  // Boxes and free-standing walls, placed without overlap (bounding circles 0.3 m apart).
+  // The long walls go first, while there is room.
   std::vector<double> radii;
-  for (int i = 0; i < options.num_boxes + options.num_walls; ++i) {
-    const bool is_wall = i >= options.num_boxes;
+  for (int i = 0; i < options.num_walls + options.num_boxes; ++i) {
+    const bool is_wall = i < options.num_walls;
     Box box;
     if (is_wall) {
       box.half_size = Eigen::Vector3d(0.5 * rng.Uniform(2.5, 4.0), 0.125, 0.5 * rng.Uniform(1.2, 2.2));
@@ -228,7 +229,7 @@ SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_
       box.center_xy = Eigen::Vector2d(r * std::cos(angle), r * std::sin(angle));
       placed = true;
       for (size_t j = 0; j < world.boxes_.size() && placed; ++j) {
-        placed = (world.boxes_[j].center_xy - box.center_xy).norm() > radius + radii[j] + 0.5;
+        placed = (world.boxes_[j].center_xy - box.center_xy).norm() > radius + radii[j] + 0.3;
       }
     }
     if (!placed) continue;  // crowded: fewer objects, still deterministic

@@ -16,7 +16,7 @@ namespace proj::synthetic {
 struct SyntheticWorldOptions {
   int num_boxes = 7;                 // boxes of 0.8..2.2 m footprint, 0.5..2.5 m high
   int num_walls = 2;                 // free-standing walls, 2.5..4 m long, 1.2..2.2 m high
-  double object_radius_m = 5.5;      // boxes and walls stand within this distance of the centre
+  double object_radius_m = 6.0;      // boxes and walls stand within this distance of the centre
   int enclosure_sides = 8;           // the enclosure is a regular polygon of walls ...
   double enclosure_apothem_m = 14;   // ... this far from the centre ...
   double enclosure_height_m = 8;     // ... and this high
