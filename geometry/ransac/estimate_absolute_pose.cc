@@ -3,6 +3,7 @@
 
 #include <array>
 #include <limits>
+#include <utility>
 
 #include "core/check.h"
 #include "geometry/ransac/ransac.h"
@@ -18,13 +19,37 @@ struct Correspondence {
   Eigen::Vector3d point3d;     // world frame
 };
 
-void FitP3P(const std::array<Correspondence, 3>& sample, std::vector<Rigid3d>* models) {
+// Models are [R | t] matrices inside RANSAC: scoring then costs one 3x4 product per datum
+// instead of a quaternion rotation.
+using PoseMatrix = Eigen::Matrix<double, 3, 4>;
+
+// `poses` is the caller's scratch buffer (reused across iterations: no allocation).
+void FitP3P(const std::array<Correspondence, 3>& sample, std::vector<Rigid3d>* poses,
+            std::vector<PoseMatrix>* models) {
   std::array<Eigen::Vector3d, 3> bearings, points3d;
   for (int i = 0; i < 3; ++i) {
     bearings[i] = sample[i].normalized.homogeneous();
     points3d[i] = sample[i].point3d;
   }
-  SolveP3P(bearings, points3d, models);
+  poses->clear();
+  SolveP3P(bearings, points3d, poses);
+  for (const Rigid3d& pose : *poses) models->push_back(pose.ToMatrix());
+}
+
+Rigid3d ToRigid(const PoseMatrix& m) {
+  Eigen::Quaterniond rotation(m.leftCols<3>().eval());
+  rotation.normalize();
+  return Rigid3d(rotation, m.col(3));
+}
+
+RansacReport<Rigid3d> ToRigidReport(RansacReport<PoseMatrix>&& report) {
+  RansacReport<Rigid3d> out;
+  out.success = report.success;
+  if (report.num_inliers > 0) out.model = ToRigid(report.model);  // else no model was found
+  out.inlier_mask = std::move(report.inlier_mask);
+  out.num_inliers = report.num_inliers;
+  out.num_iterations = report.num_iterations;
+  return out;
 }
 
 AbsolutePoseRefinementOptions LocalRefinementOptions() {
@@ -36,18 +61,19 @@ AbsolutePoseRefinementOptions LocalRefinementOptions() {
 // Error on the normalized plane scaled to pixels by one focal length.
 struct NormalizedPoseEstimator {
   using Datum = Correspondence;
-  using Model = Rigid3d;
+  using Model = PoseMatrix;
   static constexpr int kSampleSize = 3;
 
   double focal_px = 1.0;
+  mutable std::vector<Rigid3d> scratch_poses;
   mutable std::vector<Eigen::Vector2d> scratch2d;
   mutable std::vector<Eigen::Vector3d> scratch3d;
 
   void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
-    FitP3P(sample, models);
+    FitP3P(sample, &scratch_poses, models);
   }
   double SquaredError(const Datum& datum, const Model& cam_from_world) const {
-    const Eigen::Vector3d p = cam_from_world * datum.point3d;
+    const Eigen::Vector3d p = cam_from_world.leftCols<3>() * datum.point3d + cam_from_world.col(3);
     if (!(p.z() > 0.0)) return std::numeric_limits<double>::max();
     return focal_px * focal_px * (p.head<2>() / p.z() - datum.normalized).squaredNorm();
   }
@@ -58,8 +84,12 @@ struct NormalizedPoseEstimator {
       scratch2d.push_back(datum.normalized);
       scratch3d.push_back(datum.point3d);
     }
-    *refined = initial;
-    return RefineAbsolutePose(LocalRefinementOptions(), scratch2d, scratch3d, refined).success;
+    Rigid3d pose = ToRigid(initial);
+    if (!RefineAbsolutePose(LocalRefinementOptions(), scratch2d, scratch3d, &pose).success) {
+      return false;
+    }
+    *refined = pose.ToMatrix();
+    return true;
   }
 };
 
@@ -67,18 +97,19 @@ struct NormalizedPoseEstimator {
 template <typename CameraModel>
 struct CameraPoseEstimator {
   using Datum = Correspondence;
-  using Model = Rigid3d;
+  using Model = PoseMatrix;
   static constexpr int kSampleSize = 3;
 
   const Camera* camera = nullptr;  // outlives the Ransac call that uses this estimator
+  mutable std::vector<Rigid3d> scratch_poses;
   mutable std::vector<Eigen::Vector2d> scratch2d;
   mutable std::vector<Eigen::Vector3d> scratch3d;
 
   void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
-    FitP3P(sample, models);
+    FitP3P(sample, &scratch_poses, models);
   }
   double SquaredError(const Datum& datum, const Model& cam_from_world) const {
-    const Eigen::Vector3d p = cam_from_world * datum.point3d;
+    const Eigen::Vector3d p = cam_from_world.leftCols<3>() * datum.point3d + cam_from_world.col(3);
     Eigen::Vector2d uv;
     if (!ProjectPoint<CameraModel>(camera->params.data(), p.data(), uv.data())) {
       return std::numeric_limits<double>::max();
@@ -92,9 +123,13 @@ struct CameraPoseEstimator {
       scratch2d.push_back(datum.pixel);
       scratch3d.push_back(datum.point3d);
     }
-    *refined = initial;
-    return RefineAbsolutePose(LocalRefinementOptions(), *camera, scratch2d, scratch3d, refined)
-        .success;
+    Rigid3d pose = ToRigid(initial);
+    if (!RefineAbsolutePose(LocalRefinementOptions(), *camera, scratch2d, scratch3d, &pose)
+             .success) {
+      return false;
+    }
+    *refined = pose.ToMatrix();
+    return true;
   }
 };
 
@@ -120,7 +155,7 @@ RansacReport<Rigid3d> EstimateAbsolutePose(const RansacOptions& options,
   }
   NormalizedPoseEstimator estimator;
   estimator.focal_px = focal_px;
-  return Ransac(options, estimator, data);
+  return ToRigidReport(Ransac(options, estimator, data));
 }
 
 RansacReport<Rigid3d> EstimateAbsolutePose(const RansacOptions& options, const Camera& camera,
@@ -142,7 +177,7 @@ RansacReport<Rigid3d> EstimateAbsolutePose(const RansacOptions& options, const C
   VisitCameraModel(camera.model, [&](auto model) {
     CameraPoseEstimator<decltype(model)> estimator;
     estimator.camera = &camera;
-    report = Ransac(options, estimator, data);
+    report = ToRigidReport(Ransac(options, estimator, data));
   });
   return report;
 }
