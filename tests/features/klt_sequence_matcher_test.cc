@@ -20,9 +20,9 @@ TEST(KltSequenceMatcher, ProducesConsistentIndicesAndTrueMatches) {
   const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
                                             kHeight + 2 * testing::kKltTextureMargin, 21);
   std::vector<int> requested;
-  const FrameProvider provider = [&](int f) {
+  const FrameProvider provider = [&](int f, GrayImage* frame) {
     requested.push_back(f);
-    return RenderFrame(texture, testing::KltSequenceMotion(kWidth, kHeight, f), kWidth, kHeight);
+    *frame = RenderFrame(texture, testing::KltSequenceMotion(kWidth, kHeight, f), kWidth, kHeight);
   };
   KltOptions options;
   options.max_features = 400;

@@ -1,0 +1,260 @@
+// GPU KLT tracker against the known synthetic motion and against the OpenCV CPU tracker
+// (STYLE P15: every kernel checked against a CPU reference). Skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+
+#include "core/check.h"
+#include "cuda/device.h"
+#include "features/klt/klt_cpu_tracker.h"
+#include "features/klt/klt_tracker.h"
+#include "matching/klt_sequence_matcher.h"
+#include "tests/features/klt_sequence_checks.h"
+#include "tests/features/klt_test_support.h"
+
+namespace proj {
+namespace {
+
+using testing::CornerPoints;
+using testing::Distance;
+using testing::MakeKltPair;
+using testing::Median;
+
+#define PROJ_SKIP_WITHOUT_GPU()                                                        \
+  if (!cuda::DeviceAvailable()) {                                                      \
+    GTEST_SKIP() << "GPU KLT not tested: no usable CUDA device ("                      \
+                 << cuda::DeviceDescription() << ")";                                  \
+  }
+
+constexpr int kWidth = 640;
+constexpr int kHeight = 480;
+
+struct MotionCase {
+  const char* name;
+  double shift_x, shift_y, angle_deg;
+};
+
+class KltGpuMotionTest : public ::testing::TestWithParam<MotionCase> {};
+
+TEST_P(KltGpuMotionTest, MatchesTruthAndOpenCv) {
+  PROJ_SKIP_WITHOUT_GPU();
+  const MotionCase& c = GetParam();
+  const auto pair = MakeKltPair(kWidth, kHeight, c.shift_x, c.shift_y, c.angle_deg * M_PI / 180, 11);
+  auto cpu = CreateKltCpuTracker(KltOptions{});
+  auto gpu = CreateKltTracker(KltOptions{}, ComputeDevice::kGpu);
+  EXPECT_NE(gpu->Description().find("gpu"), std::string::npos);
+  const auto start = CornerPoints(cpu->SelectCorners(pair.first, 500, {}));
+  ASSERT_GE(start.size(), 400u);
+  const KltTrackResult g = gpu->TrackPoints(pair.first, pair.second, start);
+  const KltTrackResult r = cpu->TrackPoints(pair.first, pair.second, start);
+  ASSERT_EQ(g.points.size(), start.size());
+  std::vector<double> versus_cpu;
+  int same_status = 0;
+  for (size_t i = 0; i < start.size(); ++i) {
+    same_status += (g.status[i] == KltStatus::kTracked) == (r.status[i] == KltStatus::kTracked);
+    if (g.status[i] == KltStatus::kTracked && r.status[i] == KltStatus::kTracked) {
+      versus_cpu.push_back(Distance(g.points[i], r.points[i]));
+    }
+  }
+  const double truth_median = Median(testing::TruthErrors(pair, start, g));
+  const double cpu_median = Median(versus_cpu);
+  std::printf("[ klt %s ] gpu tracked %.3f, median end-point error vs truth %.4f px (cpu %.4f px), "
+              "gpu vs cpu %.4f px, same status %.3f\n",
+              c.name, testing::TrackedFraction(g), truth_median,
+              Median(testing::TruthErrors(pair, start, r)), cpu_median,
+              static_cast<double>(same_status) / start.size());
+  EXPECT_GE(testing::TrackedFraction(g), 0.9);
+  EXPECT_LT(truth_median, 0.1);
+  EXPECT_LT(cpu_median, 0.1);
+  EXPECT_GE(same_status, 0.9 * start.size());
+  for (size_t i = 0; i < start.size(); ++i) {
+    if (g.status[i] != KltStatus::kTracked) continue;
+    EXPECT_GE(g.forward_backward_px[i], 0.0f);
+    EXPECT_LE(g.forward_backward_px[i], 0.5f);
+    EXPECT_LE(g.residual[i], 0.08f);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Motions, KltGpuMotionTest,
+                         ::testing::Values(MotionCase{"subpixel", 0.37, -0.61, 0},
+                                           MotionCase{"shift", 2.3, -1.7, 0},
+                                           MotionCase{"pyramid", 14.6, -9.3, 0},
+                                           MotionCase{"rotation", 3.2, 1.1, 1.0}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(KltGpuTracker, FullHdTwoThousandFeatures) {
+  PROJ_SKIP_WITHOUT_GPU();
+  const auto pair = MakeKltPair(1920, 1080, 3.3, -2.2, 0.3 * M_PI / 180, 15);
+  auto gpu = CreateKltTracker(KltOptions{}, ComputeDevice::kGpu);
+  const auto corners = gpu->SelectCorners(pair.first, 2000, {});
+  ASSERT_EQ(corners.size(), 2000u);
+  const auto start = CornerPoints(corners);
+  const KltTrackResult g = gpu->TrackPoints(pair.first, pair.second, start);
+  const double median = Median(testing::TruthErrors(pair, start, g));
+  std::printf("[ klt 1080p ] 2000 features, tracked %.3f, median error vs truth %.4f px\n",
+              testing::TrackedFraction(g), median);
+  EXPECT_GE(testing::TrackedFraction(g), 0.9);
+  EXPECT_LT(median, 0.1);
+  // Same input, same output.
+  const KltTrackResult again = gpu->TrackPoints(pair.first, pair.second, start);
+  for (size_t i = 0; i < start.size(); ++i) {
+    ASSERT_EQ(again.status[i], g.status[i]);
+    ASSERT_EQ(again.points[i].x, g.points[i].x);
+    ASSERT_EQ(again.points[i].y, g.points[i].y);
+  }
+}
+
+TEST(KltGpuTracker, ForwardBackwardRejectsChangedRegion) {
+  PROJ_SKIP_WITHOUT_GPU();
+  auto pair = MakeKltPair(kWidth, kHeight, 2.4, 1.3, 0, 12);
+  const int x0 = 200, y0 = 150, x1 = 420, y1 = 330;
+  testing::PaintForeignRegion(&pair.second, x0, y0, x1, y1, 99);
+  KltOptions options;
+  options.max_residual = 0;  // isolate the forward-backward check
+  auto gpu = CreateKltTracker(options, ComputeDevice::kGpu);
+  const auto start = CornerPoints(gpu->SelectCorners(pair.first, 800, {}));
+  const KltTrackResult result = gpu->TrackPoints(pair.first, pair.second, start);
+  options.max_forward_backward_px = 0;
+  const KltTrackResult unchecked =
+      CreateKltTracker(options, ComputeDevice::kGpu)->TrackPoints(pair.first, pair.second, start);
+  const float margin = options.half_window() + 4;
+  int inside = 0, inside_rejected = 0, inside_unchecked = 0, outside = 0, outside_tracked = 0;
+  for (size_t i = 0; i < start.size(); ++i) {
+    const KltPoint& p = start[i];
+    if (p.x > x0 + margin && p.x < x1 - margin && p.y > y0 + margin && p.y < y1 - margin) {
+      ++inside;
+      inside_rejected += result.status[i] == KltStatus::kForwardBackward ||
+                         result.status[i] == KltStatus::kLost;
+      inside_unchecked += unchecked.status[i] == KltStatus::kTracked;
+    } else if (p.x < x0 - margin || p.x > x1 + margin || p.y < y0 - margin || p.y > y1 + margin) {
+      ++outside;
+      outside_tracked += result.status[i] == KltStatus::kTracked;
+    }
+  }
+  std::printf("[ klt fb ] changed region: %d of %d rejected (%d pass without the check); "
+              "elsewhere %d of %d tracked\n",
+              inside_rejected, inside, inside_unchecked, outside_tracked, outside);
+  ASSERT_GE(inside, 20);
+  ASSERT_GE(outside, 200);
+  EXPECT_GE(inside_rejected, 0.8 * inside);
+  EXPECT_GE(inside_unchecked, 0.5 * inside);
+  EXPECT_GE(outside_tracked, 0.9 * outside);
+}
+
+TEST(KltGpuTracker, SelectionMatchesOpenCvAndRespectsConstraints) {
+  PROJ_SKIP_WITHOUT_GPU();
+  const auto pair = MakeKltPair(kWidth, kHeight, 0, 0, 0, 13);
+  KltOptions options;
+  options.min_distance_px = 12;
+  const std::vector<KltPoint> existing = {{100.5f, 100.5f}, {320.2f, 240.7f}, {500.0f, 300.0f}};
+  auto gpu = CreateKltTracker(options, ComputeDevice::kGpu);
+  const auto corners = gpu->SelectCorners(pair.first, 300, existing);
+  const auto reference = CreateKltCpuTracker(options)->SelectCorners(pair.first, 300, existing);
+  ASSERT_EQ(corners.size(), 300u);
+  int near_reference = 0;
+  for (size_t i = 0; i < corners.size(); ++i) {
+    const KltPoint p{corners[i].x, corners[i].y};
+    EXPECT_GE(p.x, options.half_window());
+    EXPECT_LE(p.x, kWidth - options.half_window());
+    EXPECT_GE(p.y, options.half_window());
+    EXPECT_LE(p.y, kHeight - options.half_window());
+    for (const KltPoint& e : existing) EXPECT_GE(Distance(p, e), 12.0 - 1e-3);
+    for (size_t j = 0; j < i; ++j) {
+      EXPECT_GE(Distance(p, KltPoint{corners[j].x, corners[j].y}), 12.0 - 1e-3);
+    }
+    if (i > 0) {
+      EXPECT_LE(corners[i].score, corners[i - 1].score);
+    }
+    for (const KltCorner& r : reference) {
+      if (Distance(p, KltPoint{r.x, r.y}) <= 1.0) {
+        ++near_reference;
+        break;
+      }
+    }
+  }
+  std::printf("[ klt select ] %d of %zu gpu corners within 1 px of an OpenCV corner\n",
+              near_reference, corners.size());
+  EXPECT_GE(near_reference, 0.9 * corners.size());
+  const auto again = gpu->SelectCorners(pair.first, 300, existing);
+  ASSERT_EQ(again.size(), corners.size());
+  for (size_t i = 0; i < corners.size(); ++i) {
+    EXPECT_EQ(again[i].x, corners[i].x);
+    EXPECT_EQ(again[i].y, corners[i].y);
+  }
+}
+
+TEST(KltGpuTracker, SequenceReselectsOnScheduleAndFollowsTruth) {
+  PROJ_SKIP_WITHOUT_GPU();
+  KltOptions options;
+  options.max_features = 300;
+  auto gpu = CreateKltTracker(options, ComputeDevice::kGpu);
+  auto cpu = CreateKltCpuTracker(options);
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 14);
+  std::vector<KltFeature> previous;
+  SimilarityMotion previous_motion;
+  std::set<int> frames_with_new_tracks;
+  std::vector<double> errors;
+  for (int f = 0; f < 12; ++f) {
+    const SimilarityMotion motion = testing::KltSequenceMotion(kWidth, kHeight, f);
+    const GrayImage frame = RenderFrame(texture, motion, kWidth, kHeight);
+    const std::vector<KltFeature> features = gpu->ProcessFrame(frame);
+    const size_t cpu_count = cpu->ProcessFrame(frame).size();
+    ASSERT_LE(features.size(), 300u);
+    ASSERT_GE(features.size(), 150u);
+    EXPECT_NEAR(static_cast<double>(features.size()), static_cast<double>(cpu_count), 0.1 * cpu_count);
+    const int max_previous_id = previous.empty() ? -1 : previous.back().track_id;
+    size_t p = 0;
+    for (size_t k = 0; k < features.size(); ++k) {
+      if (k > 0) {
+        ASSERT_GT(features[k].track_id, features[k - 1].track_id);
+      }
+      if (features[k].track_id > max_previous_id) {
+        frames_with_new_tracks.insert(f);
+        continue;
+      }
+      while (p < previous.size() && previous[p].track_id < features[k].track_id) ++p;
+      ASSERT_LT(p, previous.size());
+      ASSERT_EQ(previous[p].track_id, features[k].track_id);
+      const KltPoint truth = MapBetweenFrames(previous_motion, motion, KltPoint{previous[p].x, previous[p].y});
+      errors.push_back(Distance(truth, KltPoint{features[k].x, features[k].y}));
+    }
+    previous = features;
+    previous_motion = motion;
+  }
+  std::printf("[ klt sequence ] median frame-to-frame error vs truth %.4f px\n", Median(errors));
+  EXPECT_EQ(frames_with_new_tracks, (std::set<int>{0, 5, 10}));
+  EXPECT_LT(Median(errors), 0.1);
+}
+
+TEST(KltGpuTracker, SequenceMatcherIsConsistent) {
+  PROJ_SKIP_WITHOUT_GPU();
+  constexpr int kFrames = 20;
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 21);
+  const FrameProvider provider = [&](int f, GrayImage* frame) {
+    *frame = RenderFrame(texture, testing::KltSequenceMotion(kWidth, kHeight, f), kWidth, kHeight);
+  };
+  KltOptions options;
+  options.max_features = 400;
+  KltSequenceOptions sequence;
+  sequence.device = ComputeDevice::kGpu;
+  const SequenceCorrespondences result = TrackSequence(kFrames, provider, options, sequence);
+  testing::ExpectConsistentSequence(result, kFrames, sequence, kWidth, kHeight);
+}
+
+TEST(KltGpuTracker, RejectsMismatchedFrames) {
+  PROJ_SKIP_WITHOUT_GPU();
+  auto gpu = CreateKltTracker(KltOptions{}, ComputeDevice::kGpu);
+  const auto a = MakeKltPair(kWidth, kHeight, 0, 0, 0, 16);
+  const auto b = MakeKltPair(320, 240, 0, 0, 0, 16);
+  gpu->ProcessFrame(a.first);
+  EXPECT_THROW(gpu->ProcessFrame(b.first), InputError);
+  EXPECT_THROW(gpu->TrackPoints(a.first, b.first, {}), InputError);
+  gpu->Reset();
+  EXPECT_FALSE(gpu->ProcessFrame(b.first).empty());
+}
+
+}  // namespace
+}  // namespace proj
