@@ -84,6 +84,18 @@ struct TjDeleter {
   void operator()(void* handle) const { tjDestroy(handle); }
 };
 
+// After a TurboJPEG call failed: throws unless it only warned about stray bytes between
+// segments (harmless: the decoder skips them). Warnings about missing or corrupt data mean
+// grey or garbage pixels, so they are errors.
+void RequireHarmlessTjWarning(tjhandle handle, const std::string& name) {
+  const std::string message = tjGetErrorStr2(handle);
+  const bool warning = tjGetErrorCode(handle) == TJERR_WARNING;
+  PROJ_REQUIRE(!ContainsNoCase(message, "premature end"),
+               "'" << name << "': truncated JPEG (premature end of data)");
+  PROJ_REQUIRE(warning && ContainsNoCase(message, "extraneous bytes"),
+               "'" << name << "': corrupt JPEG (" << message << ")");
+}
+
 Image DecodeJpeg(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info) {
   const JpegMarkerInfo markers = ParseJpegMarkers(data, size);
   RequireDecodableJpeg(markers, name);
@@ -93,7 +105,7 @@ Image DecodeJpeg(const uint8_t* data, size_t size, const std::string& name, Imag
   const unsigned long jpeg_size = static_cast<unsigned long>(size);
   if (tjDecompressHeader3(handle.get(), data, jpeg_size, &width, &height, &subsampling,
                           &colorspace) != 0) {
-    PROJ_REQUIRE(false, "'" << name << "': corrupt JPEG (" << tjGetErrorStr2(handle.get()) << ")");
+    RequireHarmlessTjWarning(handle.get(), name);
   }
   RequireSize(width, height, name);
   const bool cmyk = colorspace == TJCS_CMYK || colorspace == TJCS_YCCK;
@@ -102,15 +114,8 @@ Image DecodeJpeg(const uint8_t* data, size_t size, const std::string& name, Imag
   std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * decoded_channels);
   if (tjDecompress2(handle.get(), data, jpeg_size, pixels.data(), width, 0, height,
                     pixel_format, 0) != 0) {
-    const std::string message = tjGetErrorStr2(handle.get());
-    const bool warning = tjGetErrorCode(handle.get()) == TJERR_WARNING;
-    PROJ_REQUIRE(!ContainsNoCase(message, "premature end"),
-                 "'" << name << "': truncated JPEG (premature end of data)");
-    // Stray bytes between segments are harmless (the decoder skips them); anything else
-    // means missing or garbage pixels.
-    PROJ_REQUIRE(warning && ContainsNoCase(message, "extraneous bytes"),
-                 "'" << name << "': corrupt JPEG (" << message << ")");
-    PROJ_LOG(kWarning, "'" << name << "': " << message);
+    RequireHarmlessTjWarning(handle.get(), name);
+    PROJ_LOG(kWarning, "'" << name << "': " << tjGetErrorStr2(handle.get()));
   }
   Image image;
   image.width = width;

@@ -21,12 +21,9 @@ JpegMarkerInfo ParseJpegMarkers(const uint8_t* data, size_t size) {
   }
   size_t pos = 2;
   while (true) {
-    // A marker is one or more 0xFF fill bytes followed by a non-0xFF code.
-    if (pos >= size) break;
-    if (data[pos] != 0xFF) {
-      info.error = "corrupt JPEG marker stream";
-      return info;
-    }
+    // A marker is one or more 0xFF fill bytes followed by a non-0xFF code. Stray bytes
+    // before it are skipped, as libjpeg does (it warns about "extraneous bytes").
+    while (pos < size && data[pos] != 0xFF) ++pos;
     while (pos < size && data[pos] == 0xFF) ++pos;
     if (pos >= size) break;
     const uint8_t marker = data[pos++];

@@ -1,5 +1,7 @@
 #include "io/image_decode.h"
 
+#include <turbojpeg.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -148,6 +150,43 @@ TEST(ImageDecode, CorruptJpegDataIsAnError) {
   const std::string path = dir + "/garbled.jpg";
   WriteBytesToFile(path, jpeg);
   EXPECT_THAT(DecodeError(path), HasSubstr("garbled.jpg"));
+}
+
+TEST(ImageDecode, StrayBytesBetweenSegmentsAreTolerated) {
+  const Image rgb = MakeTestImage(64, 48, 3);
+  std::vector<uint8_t> jpeg = EncodeJpeg(rgb, 95);
+  const Image clean = DecodeImage(jpeg.data(), jpeg.size(), "clean.jpg");
+  // Insert garbage after the first segment following SOI (libjpeg: "extraneous bytes").
+  const size_t first_length = (jpeg[4] << 8) | jpeg[5];
+  const size_t after_first = 4 + first_length;
+  jpeg.insert(jpeg.begin() + after_first, {0x12, 0x34, 0x56});
+  const Image decoded = DecodeImage(jpeg.data(), jpeg.size(), "stray.jpg");
+  EXPECT_EQ(decoded.data, clean.data);
+}
+
+TEST(ImageDecode, CmykJpegBecomesRgb) {
+  // Adobe-style CMYK (inverted inks): C = M = Y = 255 means no colour ink, K is the
+  // brightness, so the RGB result is (K, K, K).
+  const int width = 32, height = 16;
+  std::vector<uint8_t> cmyk(width * height * 4);
+  for (int i = 0; i < width * height; ++i) {
+    cmyk[4 * i] = cmyk[4 * i + 1] = cmyk[4 * i + 2] = 255;
+    cmyk[4 * i + 3] = (i % width) < width / 2 ? 40 : 220;
+  }
+  tjhandle handle = tjInitCompress();
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;
+  ASSERT_EQ(tjCompress2(handle, cmyk.data(), width, 0, height, TJPF_CMYK, &buffer, &size, TJSAMP_444, 100, 0), 0);
+  const std::vector<uint8_t> jpeg(buffer, buffer + size);
+  tjFree(buffer);
+  tjDestroy(handle);
+  const Image image = DecodeImage(jpeg.data(), jpeg.size(), "cmyk.jpg");
+  ASSERT_EQ(image.channels, 3);
+  ASSERT_EQ(image.width, width);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(image.pixel(4, 8)[c], 40, 3);
+    EXPECT_NEAR(image.pixel(28, 8)[c], 220, 3);
+  }
 }
 
 TEST(ImageDecode, GreyJpegStaysGrey) {
