@@ -112,8 +112,8 @@ ceres::Solver::Options MakeSolverOptions(const BundleAdjustmentOptions& options,
   solver.num_threads = options.num_threads > 0
                            ? options.num_threads
                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  solver.minimizer_progress_to_stdout = options.verbose;
-  solver.logging_type = options.verbose ? ceres::PER_MINIMIZER_ITERATION : ceres::SILENT;
+  solver.minimizer_progress_to_stdout = false;
+  solver.logging_type = ceres::SILENT;
   if (num_variable_images <= options.dense_schur_max_images) {
     solver.linear_solver_type = ceres::DENSE_SCHUR;
     return solver;
@@ -130,6 +130,18 @@ ceres::Solver::Options MakeSolverOptions(const BundleAdjustmentOptions& options,
   solver.preconditioner_type = ceres::SCHUR_JACOBI;
   return solver;
 }
+
+// Per-iteration progress through the project's log (stderr), not Ceres' stdout printing.
+class LogProgress : public ceres::IterationCallback {
+ public:
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& summary) override {
+    PROJ_LOG(kInfo, "bundle adjustment iteration " << summary.iteration << ": cost " << summary.cost
+                                                   << ", |gradient| " << summary.gradient_max_norm
+                                                   << ", |step| " << summary.step_norm
+                                                   << (summary.step_is_successful ? "" : " (rejected)"));
+    return ceres::SOLVER_CONTINUE;
+  }
+};
 
 }  // namespace
 
@@ -319,6 +331,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
     solver_options.linear_solver_ordering = ordering;
   }
 
+  LogProgress log_progress;
+  if (options.verbose) solver_options.callbacks.push_back(&log_progress);
   ceres::Solver::Summary ceres_summary;
   ceres::Solve(solver_options, &problem, &ceres_summary);
   if (options.verbose) {

@@ -34,7 +34,7 @@ struct BundleAdjustmentOptions {
   // SPARSE_SCHUR (ITERATIVE_SCHUR with a Schur-Jacobi preconditioner when Ceres was built
   // without a sparse library); >= 0.
   int dense_schur_max_images = 50;
-  bool verbose = false;  // Ceres' per-iteration progress and full report to the log
+  bool verbose = false;  // per-iteration progress and Ceres' full report to the log (kInfo)
 
   void Check() const;  // throws InputError naming the offending field
 };
