@@ -26,14 +26,25 @@ using ::testing::HasSubstr;
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A quarter-size scene (same world, 320x240 images) to keep tests fast.
-SyntheticSceneOptions SmallOptions() {
+// The default scene with quarter-size images (320x240, same field of view).
+SyntheticSceneOptions LowResOptions() {
   SyntheticSceneOptions options;
   options.width = 320;
   options.height = 240;
   options.focal_px = 275;
+  return options;
+}
+
+// A smaller world and ring (about half the texture area), for tests that build worlds.
+SyntheticSceneOptions SmallOptions() {
+  SyntheticSceneOptions options = LowResOptions();
   options.num_images = 4;
   options.num_frames = 6;
+  options.ring_radius_m = 6.5;
+  options.world.num_boxes = 4;
+  options.world.num_walls = 1;
+  options.world.object_radius_m = 3.5;
+  options.world.enclosure_apothem_m = 9;
   return options;
 }
 
@@ -176,8 +187,7 @@ TEST(SyntheticScene, BoxCornersProjectOntoTheBox) {
 // convention: away from geometric edges it equals the ray sample there, not at (x + 1, y).
 TEST(SyntheticScene, PixelsAreSampledAtPixelCentres) {
   const SyntheticWorld& world = DefaultWorld();
-  SyntheticSceneOptions options = SmallOptions();
-  const StrechaCamera camera = MakeSyntheticCameras(options)[1];
+  const StrechaCamera camera = MakeSyntheticCameras(LowResOptions())[1];
   const Image image = synthetic::RenderView(world, camera, /*supersampling=*/2, 0);
   int centre_matches = 0, shifted_matches = 0, tested = 0;
   for (int y = 3; y < camera.height - 3; y += 7) {
