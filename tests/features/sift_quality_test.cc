@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "cuda/device.h"
-#include "features/opencv_sift_extractor.h"
 #include "features/sift/sift_extractor_factory.h"
 #include "tests/features/sift_test_support.h"
 #include "tests/support/test_data.h"
@@ -46,7 +45,6 @@ void CompareOnScene(const std::string& scene, int num_images, ComputeDevice devi
   options.device = device;
   options.max_features = 8192;
   auto ours = CreateSiftExtractor(options);
-  OpenCvSiftExtractor opencv(options);
   std::vector<FeatureSet> ours_features, opencv_features;
   std::vector<testing::StrechaCamera> cameras;
   for (int i = 0; i < num_images; ++i) {
@@ -54,7 +52,7 @@ void CompareOnScene(const std::string& scene, int num_images, ComputeDevice devi
     std::snprintf(name, sizeof(name), "%04d.jpg", i);
     const GrayImage image = testing::LoadGrayJpeg(dir + "/images/" + name);
     ours_features.push_back(ours->Extract(image));
-    opencv_features.push_back(opencv.Extract(image));
+    opencv_features.push_back(testing::ExtractOpenCvSift(image, options.max_features));
     cameras.push_back(testing::ReadStrechaCamera(dir + "/gt_dense_cameras/" + name + ".camera"));
   }
   std::printf("%s, %s: pair | ours correct / matches (precision) | opencv correct / matches (precision)\n",

@@ -8,6 +8,8 @@
 #include <iterator>
 
 #include <Eigen/Dense>
+#include <opencv2/core.hpp>
+#include <opencv2/features2d.hpp>
 
 #include "core/check.h"
 
@@ -51,6 +53,38 @@ GrayImage CropImage(const GrayImage& image, int x0, int y0, int width, int heigh
     for (int x = 0; x < width; ++x) crop.pixels[static_cast<size_t>(y) * width + x] = image.at(x0 + x, y0 + y);
   }
   return crop;
+}
+
+FeatureSet ExtractOpenCvSift(const GrayImage& image, int max_features) {
+  cv::Mat grey(image.height, image.width, CV_8U);
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      grey.at<uint8_t>(y, x) = static_cast<uint8_t>(std::lround(std::clamp(image.at(x, y), 0.0f, 1.0f) * 255));
+    }
+  }
+  auto sift = cv::SIFT::create(max_features);
+  std::vector<cv::KeyPoint> keypoints;
+  cv::Mat descriptors;
+  sift->detectAndCompute(grey, cv::noArray(), keypoints, descriptors);
+  FeatureSet features;
+  const int count = static_cast<int>(keypoints.size());
+  features.keypoints.resize(count);
+  features.descriptors.resize(static_cast<size_t>(count) * kSiftDescriptorSize);
+  for (int i = 0; i < count; ++i) {
+    const cv::KeyPoint& kp = keypoints[i];
+    Keypoint& out = features.keypoints[i];
+    out.x = kp.pt.x + 0.5f;
+    out.y = kp.pt.y + 0.5f;
+    out.scale = kp.size / 2.0f;
+    out.orientation = static_cast<float>(kp.angle * M_PI / 180.0);
+    out.response = kp.response;
+    const float* row = descriptors.ptr<float>(i);
+    for (int d = 0; d < kSiftDescriptorSize; ++d) {
+      features.descriptors[static_cast<size_t>(i) * kSiftDescriptorSize + d] =
+          static_cast<uint8_t>(std::min(255.0f, std::round(row[d])));
+    }
+  }
+  return features;
 }
 
 StrechaCamera ReadStrechaCamera(const std::string& path) {
@@ -137,7 +171,7 @@ std::vector<FeatureMatch> MatchBruteForce(const FeatureSet& features1, const Fea
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
     if (!rows[i].Passes(max_ratio)) continue;
     const int j = rows[i].index;
-    if (cross_check && !(cols[j].index == i && cols[j].Passes(max_ratio))) continue;
+    if (cross_check && cols[j].index != i) continue;
     matches.push_back({i, j});
   }
   return matches;

@@ -19,6 +19,11 @@ GrayImage LoadGrayJpeg(const std::string& path);
 // A crop [x0, x0 + width) x [y0, y0 + height) of `image`.
 GrayImage CropImage(const GrayImage& image, int x0, int y0, int width, int height);
 
+// OpenCV's SIFT (features2d) on the image quantised to 8 bits (OpenCV 4.6 accepts CV_8U
+// only), converted like features/opencv_sift_extractor.cc (pixel centres at +0.5, scale =
+// size / 2). The reference of the quality test and the CPU benchmark.
+FeatureSet ExtractOpenCvSift(const GrayImage& image, int max_features);
+
 // Strecha .camera file (see ../shared/datasets/README.md): x ~ K R^T (X - C).
 struct StrechaCamera {
   Eigen::Matrix3d K;
@@ -41,7 +46,8 @@ Eigen::MatrixXf RootSiftMatrix(const FeatureSet& features);
 
 // Reference brute-force matcher: for each i, best and second best j by L2 distance of
 // RootSIFT descriptors; keep (i, j) when d1 < max_ratio * d2 and (with cross_check) i is
-// likewise the ratio-test-passing best match of j. Sorted by index1.
+// the nearest neighbour of j (the rule of matching/cpu_descriptor_matcher.h). Sorted by
+// index1; ties between equal dot products keep the lower index.
 std::vector<FeatureMatch> MatchBruteForce(const FeatureSet& features1, const FeatureSet& features2,
                                           double max_ratio, bool cross_check);
 
