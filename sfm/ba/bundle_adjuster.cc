@@ -1,5 +1,7 @@
 #include "sfm/ba/bundle_adjuster.h"
 
+#include <ceres/ceres.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,8 +9,6 @@
 #include <memory>
 #include <thread>
 #include <vector>
-
-#include <ceres/ceres.h>
 
 #include "core/check.h"
 #include "core/logging.h"
@@ -80,6 +80,13 @@ void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
       const int camera_id = scene.images[id].camera_id;
       PROJ_REQUIRE(camera_id >= 0 && camera_id < static_cast<int>(scene.cameras.size()),
                    "image " << id << " has invalid camera id " << camera_id);
+      const Camera& camera = scene.cameras[camera_id];
+      PROJ_REQUIRE(static_cast<int>(camera.params.size()) == CameraModelNumParams(camera.model),
+                   "camera " << camera_id << " has " << camera.params.size()
+                             << " parameters, its model " << CameraModelName(camera.model)
+                             << " takes " << CameraModelNumParams(camera.model));
+      PROJ_CHECK(scene.images[id].point3d_ids.size() == scene.images[id].keypoints.size(),
+                 "image " << id << ": point3d_ids and keypoints differ in size");
     }
   };
   check_images(config.variable_image_ids, "variable_image_ids");
@@ -118,8 +125,8 @@ ceres::Solver::Options MakeSolverOptions(const BundleAdjustmentOptions& options,
     solver.linear_solver_type = ceres::DENSE_SCHUR;
     return solver;
   }
-  for (const auto library : {ceres::SUITE_SPARSE, ceres::CX_SPARSE, ceres::EIGEN_SPARSE,
-                             ceres::ACCELERATE_SPARSE}) {
+  for (const auto library :
+       {ceres::SUITE_SPARSE, ceres::CX_SPARSE, ceres::EIGEN_SPARSE, ceres::ACCELERATE_SPARSE}) {
     if (ceres::IsSparseLinearAlgebraLibraryTypeAvailable(library)) {
       solver.linear_solver_type = ceres::SPARSE_SCHUR;
       solver.sparse_linear_algebra_library_type = library;
@@ -135,10 +142,10 @@ ceres::Solver::Options MakeSolverOptions(const BundleAdjustmentOptions& options,
 class LogProgress : public ceres::IterationCallback {
  public:
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& summary) override {
-    PROJ_LOG(kInfo, "bundle adjustment iteration " << summary.iteration << ": cost " << summary.cost
-                                                   << ", |gradient| " << summary.gradient_max_norm
-                                                   << ", |step| " << summary.step_norm
-                                                   << (summary.step_is_successful ? "" : " (rejected)"));
+    PROJ_LOG(kInfo, "bundle adjustment iteration "
+                        << summary.iteration << ": cost " << summary.cost << ", |gradient| "
+                        << summary.gradient_max_norm << ", |step| " << summary.step_norm
+                        << (summary.step_is_successful ? "" : " (rejected)"));
     return ceres::SOLVER_CONTINUE;
   }
 };
@@ -146,8 +153,8 @@ class LogProgress : public ceres::IterationCallback {
 }  // namespace
 
 void BundleAdjustmentOptions::Check() const {
-  PROJ_REQUIRE(loss_scale_px > 0, "BundleAdjustmentOptions.loss_scale_px must be > 0, got "
-                                      << loss_scale_px);
+  PROJ_REQUIRE(loss_scale_px > 0,
+               "BundleAdjustmentOptions.loss_scale_px must be > 0, got " << loss_scale_px);
   PROJ_REQUIRE(max_iterations >= 1,
                "BundleAdjustmentOptions.max_iterations must be >= 1, got " << max_iterations);
   PROJ_REQUIRE(function_tolerance >= 0, "BundleAdjustmentOptions.function_tolerance must be >= 0");
@@ -249,8 +256,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
               .release(),
           loss.get(), point, camera.params.data());
     } else {
-      problem.AddResidualBlock(CreateReprojectionCost(camera.model, observed).release(),
-                               loss.get(), image.cam_from_world.rotation.coeffs().data(),
+      problem.AddResidualBlock(CreateReprojectionCost(camera.model, observed).release(), loss.get(),
+                               image.cam_from_world.rotation.coeffs().data(),
                                image.cam_from_world.translation.data(), point,
                                camera.params.data());
       pose_images.insert(obs.image_id);
@@ -356,7 +363,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   for (size_t image_id = 0; image_id < scene->images.size(); ++image_id) {
     const SceneImage& image = scene->images[image_id];
     if (!image.registered) continue;
-    if (!pose_images.count(static_cast<int>(image_id)) && !variable_cameras.count(image.camera_id)) {
+    if (!pose_images.count(static_cast<int>(image_id)) &&
+        !variable_cameras.count(image.camera_id)) {
       continue;
     }
     for (int point_id : image.point3d_ids) {

@@ -68,7 +68,7 @@ struct BundleAdjustmentSummary {
   int num_skipped_observations = 0;  // points behind the camera at the start: not added
   double initial_cost = 0;           // Ceres cost, 0.5 * sum of robustified squared errors
   double final_cost = 0;
-  double initial_rms_px = 0;         // RMS (non-robust) reprojection error over the residuals
+  double initial_rms_px = 0;  // RMS (non-robust) reprojection error over the residuals
   double final_rms_px = 0;
   double time_s = 0;
   std::string message;  // Ceres' termination message

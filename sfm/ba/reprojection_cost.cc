@@ -1,6 +1,7 @@
 #include "sfm/ba/reprojection_cost.h"
 
 #include <ceres/autodiff_cost_function.h>
+
 #include <Eigen/Geometry>
 
 namespace proj {
@@ -29,8 +30,8 @@ struct ReprojectionFunctor {
                   T* residual) const {
     // Eigen's quaternion-vector product assumes a unit quaternion; the manifold keeps it so.
     const Eigen::Map<const Eigen::Quaternion<T>> q(rotation);
-    const Vector3<T> point_cam = q * Eigen::Map<const Vector3<T>>(point) +
-                                 Eigen::Map<const Vector3<T>>(translation);
+    const Vector3<T> point_cam =
+        q * Eigen::Map<const Vector3<T>>(point) + Eigen::Map<const Vector3<T>>(translation);
     return ResidualFromCameraPoint<Model>(params, point_cam, observed_px, residual);
   }
 
@@ -46,8 +47,8 @@ struct ConstantPoseReprojectionFunctor {
 
   template <typename T>
   bool operator()(const T* point, const T* params, T* residual) const {
-    const Vector3<T> point_cam = rotation.cast<T>() * Eigen::Map<const Vector3<T>>(point) +
-                                 translation.cast<T>();
+    const Vector3<T> point_cam =
+        rotation.cast<T>() * Eigen::Map<const Vector3<T>>(point) + translation.cast<T>();
     return ResidualFromCameraPoint<Model>(params, point_cam, observed_px, residual);
   }
 

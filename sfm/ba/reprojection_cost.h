@@ -9,9 +9,8 @@
 // false, so Ceres rejects the step) when the point is not in front of the camera.
 #pragma once
 
-#include <memory>
-
 #include <Eigen/Core>
+#include <memory>
 
 #include "geometry/camera/camera_models.h"
 #include "geometry/rigid3.h"

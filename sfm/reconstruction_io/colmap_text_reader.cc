@@ -70,8 +70,9 @@ long long ParseInt(const std::string& token, const LineReader& reader, const cha
 // A COLMAP id (>= 1) turned into our 0-based index.
 int ParseId(const std::string& token, const LineReader& reader, const char* what) {
   const long long id = ParseInt(token, reader, what);
-  PROJ_REQUIRE(id >= 1 && id <= (1 << 30), reader.Where() << ": " << what << " " << id
-                                                          << " out of range (COLMAP ids start at 1)");
+  PROJ_REQUIRE(id >= 1 && id <= (1 << 30), reader.Where()
+                                               << ": " << what << " " << id
+                                               << " out of range (COLMAP ids start at 1)");
   return static_cast<int>(id - 1);
 }
 
@@ -94,7 +95,8 @@ std::vector<char> ReadCameras(const std::string& path, Scene* scene) {
   while (reader.NextDataLine(&line)) {
     const auto tokens = Split(line);
     PROJ_REQUIRE(tokens.size() >= 4, reader.Where() << ": expected CAMERA_ID MODEL WIDTH HEIGHT "
-                                                       "PARAMS[], got '" << line << "'");
+                                                       "PARAMS[], got '"
+                                                    << line << "'");
     const int id = ParseId(tokens[0], reader, "CAMERA_ID");
     Camera camera;
     try {
@@ -105,8 +107,8 @@ std::vector<char> ReadCameras(const std::string& path, Scene* scene) {
     }
     camera.width = static_cast<int>(ParseInt(tokens[2], reader, "WIDTH"));
     camera.height = static_cast<int>(ParseInt(tokens[3], reader, "HEIGHT"));
-    PROJ_REQUIRE(camera.width >= 0 && camera.height >= 0,
-                 reader.Where() << ": negative image size");
+    PROJ_REQUIRE(camera.width >= 0 && camera.height >= 0, reader.Where()
+                                                              << ": negative image size");
     const size_t num_params = CameraModelNumParams(camera.model);
     PROJ_REQUIRE(tokens.size() == 4 + num_params,
                  reader.Where() << ": camera model " << tokens[1] << " takes " << num_params
@@ -129,7 +131,8 @@ void ReadImages(const std::string& path, const std::vector<char>& camera_defined
   while (reader.NextDataLine(&line)) {
     const auto tokens = Split(line);
     PROJ_REQUIRE(tokens.size() >= 10, reader.Where() << ": expected IMAGE_ID QW QX QY QZ TX TY "
-                                                        "TZ CAMERA_ID NAME, got '" << line << "'");
+                                                        "TZ CAMERA_ID NAME, got '"
+                                                     << line << "'");
     const int id = ParseId(tokens[0], reader, "IMAGE_ID");
     GrowTo(&scene->images, id + 1, SceneImage{});
     SceneImage& image = scene->images[id];
@@ -140,10 +143,10 @@ void ReadImages(const std::string& path, const std::vector<char>& camera_defined
     PROJ_REQUIRE(q.norm() > 1e-12, reader.Where() << ": zero quaternion");
     image.cam_from_world = Rigid3d(q.normalized(), Eigen::Vector3d(v[4], v[5], v[6]));
     image.camera_id = ParseId(tokens[8], reader, "CAMERA_ID");
-    PROJ_REQUIRE(image.camera_id < static_cast<int>(camera_defined.size()) &&
-                     camera_defined[image.camera_id],
-                 reader.Where() << ": CAMERA_ID " << image.camera_id + 1
-                                << " is not in cameras.txt");
+    PROJ_REQUIRE(
+        image.camera_id < static_cast<int>(camera_defined.size()) &&
+            camera_defined[image.camera_id],
+        reader.Where() << ": CAMERA_ID " << image.camera_id + 1 << " is not in cameras.txt");
     // The name is the rest of the line after CAMERA_ID (it may contain spaces).
     size_t pos = 0;
     for (int field = 0; field < 9; ++field) {
@@ -155,12 +158,12 @@ void ReadImages(const std::string& path, const std::vector<char>& camera_defined
     image.name.erase(image.name.find_last_not_of(" \t") + 1);
     image.registered = true;
 
-    PROJ_REQUIRE(reader.NextLine(&line),
-                 reader.Where() << ": missing POINTS2D line of image " << id + 1);
+    PROJ_REQUIRE(reader.NextLine(&line), reader.Where()
+                                             << ": missing POINTS2D line of image " << id + 1);
     const auto points = Split(line);
     PROJ_REQUIRE(points.size() % 3 == 0, reader.Where() << ": POINTS2D must be triples (X, Y, "
-                                                           "POINT3D_ID), got " << points.size()
-                                                        << " values");
+                                                           "POINT3D_ID), got "
+                                                        << points.size() << " values");
     for (size_t k = 0; k < points.size(); k += 3) {
       image.keypoints.emplace_back(ParseDouble(points[k], reader, "X"),
                                    ParseDouble(points[k + 1], reader, "Y"));
@@ -181,9 +184,11 @@ void ReadPoints(const std::string& path, Scene* scene) {
                  reader.Where() << ": expected POINT3D_ID X Y Z R G B ERROR followed by "
                                    "(IMAGE_ID, POINT2D_IDX) pairs");
     const int id = ParseId(tokens[0], reader, "POINT3D_ID");
-    PROJ_REQUIRE(scene->points.count(id) == 0, reader.Where() << ": duplicate POINT3D_ID " << id + 1);
+    PROJ_REQUIRE(scene->points.count(id) == 0, reader.Where()
+                                                   << ": duplicate POINT3D_ID " << id + 1);
     Point3D point;
-    for (int i = 0; i < 3; ++i) point.position[i] = ParseDouble(tokens[1 + i], reader, "coordinate");
+    for (int i = 0; i < 3; ++i)
+      point.position[i] = ParseDouble(tokens[1 + i], reader, "coordinate");
     for (int i = 0; i < 3; ++i) {
       const long long c = ParseInt(tokens[4 + i], reader, "colour");
       PROJ_REQUIRE(c >= 0 && c <= 255, reader.Where() << ": colour " << c << " not in [0, 255]");
@@ -194,10 +199,10 @@ void ReadPoints(const std::string& path, Scene* scene) {
       TrackElement element;
       element.image_id = ParseId(tokens[k], reader, "IMAGE_ID");
       const long long index = ParseInt(tokens[k + 1], reader, "POINT2D_IDX");
-      PROJ_REQUIRE(element.image_id < static_cast<int>(scene->images.size()) &&
-                       scene->images[element.image_id].registered,
-                   reader.Where() << ": IMAGE_ID " << element.image_id + 1
-                                  << " is not in images.txt");
+      PROJ_REQUIRE(
+          element.image_id < static_cast<int>(scene->images.size()) &&
+              scene->images[element.image_id].registered,
+          reader.Where() << ": IMAGE_ID " << element.image_id + 1 << " is not in images.txt");
       const SceneImage& image = scene->images[element.image_id];
       PROJ_REQUIRE(index >= 0 && index < static_cast<long long>(image.keypoints.size()),
                    reader.Where() << ": POINT2D_IDX " << index << " out of range for image "
@@ -227,7 +232,8 @@ void CheckObservationsHavePoints(const std::string& images_path, const Scene& sc
       bool listed = false;
       if (it != scene.points.end()) {
         for (const auto& e : it->second.track) {
-          listed |= e.image_id == static_cast<int>(image_id) && e.keypoint_index == static_cast<int>(k);
+          listed |=
+              e.image_id == static_cast<int>(image_id) && e.keypoint_index == static_cast<int>(k);
         }
       }
       PROJ_REQUIRE(listed, images_path << ": image " << image_id + 1 << " keypoint " << k

@@ -1,6 +1,6 @@
-#include <iostream>
-
 #include <gtest/gtest.h>
+
+#include <iostream>
 
 #include "sfm/ba/bundle_adjuster.h"
 #include "tests/sfm/ba/bal_problem.h"
@@ -20,7 +20,8 @@ TEST(BalBundleAdjustment, Ladybug49ReducesReprojectionError) {
   options.loss_scale_px = 2.0;
   options.max_iterations = 25;  // keeps the test at a few seconds on two cores
   options.num_threads = 2;
-  const BundleAdjustmentSummary summary = RunBundleAdjustment(options, ConfigForGlobal(scene), &scene);
+  const BundleAdjustmentSummary summary =
+      RunBundleAdjustment(options, ConfigForGlobal(scene), &scene);
   std::cout << "BAL 49/7776: " << summary.num_observations << " observations, RMS "
             << summary.initial_rms_px << " -> " << summary.final_rms_px << " px, cost "
             << summary.initial_cost << " -> " << summary.final_cost << ", "

@@ -1,8 +1,7 @@
 #include "tests/sfm/ba/bal_problem.h"
 
-#include <fstream>
-
 #include <Eigen/Geometry>
+#include <fstream>
 
 #include "core/check.h"
 

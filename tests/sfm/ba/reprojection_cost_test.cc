@@ -1,10 +1,10 @@
 #include "sfm/ba/reprojection_cost.h"
 
-#include <random>
-#include <vector>
-
 #include <ceres/cost_function.h>
 #include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
 
 #include "geometry/camera/camera.h"
 
@@ -60,8 +60,9 @@ class ReprojectionCostTest : public ::testing::TestWithParam<CameraModelId> {};
 TEST_P(ReprojectionCostTest, ResidualIsProjectionMinusObservation) {
   Camera camera = Camera::FromFocal(GetParam(), 640, 480, 500);
   for (int i : camera.ExtraIndices()) camera.params[i] = 0.03 * (i + 1);
-  const Rigid3d pose(Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized())),
-                     Eigen::Vector3d(0.1, -0.2, 3));
+  const Rigid3d pose(
+      Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized())),
+      Eigen::Vector3d(0.1, -0.2, 3));
   const Eigen::Vector3d point(0.3, -0.4, 1.2);
   const Eigen::Vector2d observed(300, 200);
   Eigen::Vector2d expected;

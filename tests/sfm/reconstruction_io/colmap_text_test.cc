@@ -1,10 +1,10 @@
 #include "sfm/reconstruction_io/colmap_text.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "core/check.h"
 #include "tests/sfm/ba/synthetic_scene.h"
@@ -44,7 +44,8 @@ void ExpectScenesEqual(const Scene& a, const Scene& b) {
     if (!x.registered) continue;
     EXPECT_EQ(x.name, y.name);
     EXPECT_EQ(x.camera_id, y.camera_id);
-    EXPECT_LT((x.cam_from_world.rotation.coeffs() - y.cam_from_world.rotation.coeffs()).norm(), 1e-15);
+    EXPECT_LT((x.cam_from_world.rotation.coeffs() - y.cam_from_world.rotation.coeffs()).norm(),
+              1e-15);
     EXPECT_EQ(x.cam_from_world.translation, y.cam_from_world.translation);
     EXPECT_EQ(x.keypoints, y.keypoints);
     EXPECT_EQ(x.point3d_ids, y.point3d_ids);
@@ -72,7 +73,7 @@ TEST(ColmapText, WriteThenReadIsIdentity) {
     point.mean_error_px = 0.1 * k + 1.0 / 3.0;  // not representable in short decimal
     ++k;
   }
-  scene.DeletePoint(5);  // a gap in the point ids
+  scene.DeletePoint(5);                // a gap in the point ids
   SceneImage empty = scene.images[4];  // an image without keypoints: empty POINTS2D line
   empty.name = "no keypoints.jpg";
   empty.keypoints.clear();
@@ -205,9 +206,10 @@ void ExpectReadError(const std::string& name, const std::string& file, const std
 }
 
 TEST(ColmapText, ReadErrorsNameFileAndLine) {
-  ExpectReadError("colmap_bad_model", "cameras.txt",
-                  "# comment\n1 PINHOLE 640 480 500 510 320 240\n\n2 OPENCV 800 600 1 2 3 4 5 6 7 8\n",
-                  {"cameras.txt:4", "OPENCV", "unsupported"});
+  ExpectReadError(
+      "colmap_bad_model", "cameras.txt",
+      "# comment\n1 PINHOLE 640 480 500 510 320 240\n\n2 OPENCV 800 600 1 2 3 4 5 6 7 8\n",
+      {"cameras.txt:4", "OPENCV", "unsupported"});
   ExpectReadError("colmap_param_count", "cameras.txt",
                   "1 PINHOLE 640 480 500 510 320 240\n2 SIMPLE_RADIAL 800 600 700 400 300\n",
                   {"cameras.txt:2", "4 parameters"});
