@@ -8,6 +8,9 @@
 // candidate lies within it. The fixed point equals the sequential greedy result (the
 // lexicographically first maximal independent set in order of strength); states only move
 // forward, so concurrent reads within a round can delay a decision but never change it.
+// Rounds run over a growing prefix of the candidates sorted by strength (exact, since a
+// decision depends only on stronger candidates), so a frame with 10^5 candidates and N = 2000
+// resolves a few thousand of them.
 #include "cuda/klt/klt_internal.cuh"
 
 #include <algorithm>
@@ -274,40 +277,51 @@ int SelectCorners(const KltSelectParams& p, KltSelectBuffers* b, unsigned int* h
                                              b->state.data());
   PROJ_CUDA_CHECK(cudaGetLastError());
 
-  bool converged = false;
-  for (int round = 0; round < kMaxNmsRounds && !converged; ++round) {
-    SuppressionRoundKernel<<<blocks, threads, 0, stream>>>(
-        b->sorted_keys.data(), count, b->rank.data(), b->state.data(), p.width, p.height,
-        p.min_distance, b->counters.data() + 3 + round);
-    PROJ_CUDA_CHECK(cudaGetLastError());
-    if (round % kRoundsPerCheck == kRoundsPerCheck - 1 || round == kMaxNmsRounds - 1) {
-      PROJ_CUDA_CHECK(cudaMemcpyAsync(host_scratch, b->counters.data() + 3 + round,
-                                      sizeof(unsigned int), cudaMemcpyDeviceToHost, stream));
-      Synchronize(stream);
-      converged = host_scratch[0] == 0;
+  // A candidate's decision depends only on stronger ones, so the suppression over the
+  // strongest `limit` candidates is exact; the prefix grows until it holds max_new kept
+  // corners or every candidate.
+  int limit = std::min(count, std::max(4 * p.max_new, 4096));
+  int round = 0;
+  int kept = 0;
+  while (true) {
+    const int limit_blocks = (limit + threads - 1) / threads;
+    bool converged = false;
+    for (; round < kMaxNmsRounds && !converged; ++round) {
+      SuppressionRoundKernel<<<limit_blocks, threads, 0, stream>>>(
+          b->sorted_keys.data(), limit, b->rank.data(), b->state.data(), p.width, p.height,
+          p.min_distance, b->counters.data() + 3 + round);
+      PROJ_CUDA_CHECK(cudaGetLastError());
+      if (round % kRoundsPerCheck == kRoundsPerCheck - 1 || round == kMaxNmsRounds - 1) {
+        PROJ_CUDA_CHECK(cudaMemcpyAsync(host_scratch, b->counters.data() + 3 + round,
+                                        sizeof(unsigned int), cudaMemcpyDeviceToHost, stream));
+        Synchronize(stream);
+        converged = host_scratch[0] == 0;
+      }
     }
+    if (!converged) {
+      PROJ_LOG(kWarning, "KLT corner suppression stopped after " << kMaxNmsRounds
+                             << " rounds; undecided corners are dropped");
+    }
+    KeptFlagsKernel<<<limit_blocks, threads, 0, stream>>>(b->state.data(), limit, b->flags.data());
+    PROJ_CUDA_CHECK(cudaGetLastError());
+    temp_bytes = 0;
+    PROJ_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, b->flags.data(),
+                                                  b->positions.data(), limit, stream));
+    b->cub_temp.Reserve(temp_bytes);
+    PROJ_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->cub_temp.data(), temp_bytes, b->flags.data(),
+                                                  b->positions.data(), limit, stream));
+    WriteCornersKernel<<<limit_blocks, threads, 0, stream>>>(
+        b->sorted_keys.data(), b->flags.data(), b->positions.data(), limit, p.width, p.max_new,
+        p.out_points, p.out_scores, p.out_ids, p.first_id, b->counters.data());
+    PROJ_CUDA_CHECK(cudaGetLastError());
+    PROJ_CUDA_CHECK(cudaMemcpyAsync(host_scratch, b->counters.data() + 2, sizeof(unsigned int),
+                                    cudaMemcpyDeviceToHost, stream));
+    Synchronize(stream);
+    kept = static_cast<int>(host_scratch[0]);
+    if (kept >= p.max_new || limit == count || !converged) break;
+    limit = static_cast<int>(std::min<long long>(count, 4LL * limit));
   }
-  if (!converged) {
-    PROJ_LOG(kWarning, "KLT corner suppression stopped after " << kMaxNmsRounds
-                           << " rounds; undecided corners are dropped");
-  }
-
-  KeptFlagsKernel<<<blocks, threads, 0, stream>>>(b->state.data(), count, b->flags.data());
-  PROJ_CUDA_CHECK(cudaGetLastError());
-  temp_bytes = 0;
-  PROJ_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, b->flags.data(),
-                                                b->positions.data(), count, stream));
-  b->cub_temp.Reserve(temp_bytes);
-  PROJ_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->cub_temp.data(), temp_bytes, b->flags.data(),
-                                                b->positions.data(), count, stream));
-  WriteCornersKernel<<<blocks, threads, 0, stream>>>(
-      b->sorted_keys.data(), b->flags.data(), b->positions.data(), count, p.width, p.max_new,
-      p.out_points, p.out_scores, p.out_ids, p.first_id, b->counters.data());
-  PROJ_CUDA_CHECK(cudaGetLastError());
-  PROJ_CUDA_CHECK(cudaMemcpyAsync(host_scratch, b->counters.data() + 2, sizeof(unsigned int),
-                                  cudaMemcpyDeviceToHost, stream));
-  Synchronize(stream);
-  return static_cast<int>(host_scratch[0]);
+  return kept;
 }
 
 }  // namespace proj::cuda::internal

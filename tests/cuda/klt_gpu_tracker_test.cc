@@ -184,6 +184,35 @@ TEST(KltGpuTracker, SelectionMatchesOpenCvAndRespectsConstraints) {
   }
 }
 
+// With a large minimum distance fewer than max_count corners exist, so the suppression must
+// resolve every candidate (the growing-prefix path); the result must still be OpenCV's.
+TEST(KltGpuTracker, SelectionWithLargeMinDistanceMatchesOpenCv) {
+  PROJ_SKIP_WITHOUT_GPU();
+  const auto pair = MakeKltPair(kWidth, kHeight, 0, 0, 0, 17);
+  KltOptions options;
+  options.min_distance_px = 40;
+  const auto corners = CreateKltTracker(options, ComputeDevice::kGpu)->SelectCorners(pair.first, 5000, {});
+  const auto reference = CreateKltCpuTracker(options)->SelectCorners(pair.first, 5000, {});
+  std::printf("[ klt select md40 ] gpu %zu corners, opencv %zu\n", corners.size(), reference.size());
+  ASSERT_GT(corners.size(), 50u);
+  ASSERT_LT(corners.size(), 5000u);
+  EXPECT_NEAR(static_cast<double>(corners.size()), static_cast<double>(reference.size()), 0.05 * reference.size());
+  int near_reference = 0;
+  for (size_t i = 0; i < corners.size(); ++i) {
+    const KltPoint p{corners[i].x, corners[i].y};
+    for (size_t j = 0; j < i; ++j) {
+      ASSERT_GE(Distance(p, KltPoint{corners[j].x, corners[j].y}), 40.0 - 1e-3);
+    }
+    for (const KltCorner& r : reference) {
+      if (Distance(p, KltPoint{r.x, r.y}) <= 1.0) {
+        ++near_reference;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(near_reference, 0.9 * corners.size());
+}
+
 TEST(KltGpuTracker, SequenceReselectsOnScheduleAndFollowsTruth) {
   PROJ_SKIP_WITHOUT_GPU();
   KltOptions options;
