@@ -84,6 +84,39 @@ struct SiftGpu::Impl {
   OctaveTable table;
   SiftKernelParams kernel_params;
 
+  // The pyramid + detection launches (~100 small kernels) replayed as one CUDA graph per
+  // staging slot; re-captured only when the image geometry or a buffer address changes.
+  struct PyramidGraph {
+    cudaGraphExec_t exec = nullptr;
+    int width = 0, height = 0;
+    bool bytes = false;
+    const void* input = nullptr;
+    const float* pyramid = nullptr;
+  };
+  PyramidGraph graphs[2];
+
+  void LaunchPyramid(int slot_index) {
+    StagingSlot& slot = slots[slot_index];
+    PyramidGraph& g = graphs[slot_index];
+    if (g.exec == nullptr || g.width != slot.width || g.height != slot.height ||
+        g.bytes != slot.bytes || g.input != slot.device.data() || g.pyramid != pyramid.data()) {
+      if (g.exec != nullptr) PROJ_CUDA_CHECK(cudaGraphExecDestroy(g.exec));
+      cudaGraph_t graph = nullptr;
+      PROJ_CUDA_CHECK(cudaStreamBeginCapture(compute, cudaStreamCaptureModeThreadLocal));
+      PROJ_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(int), compute));
+      BuildPyramid(slot);
+      PROJ_CUDA_CHECK(cudaStreamEndCapture(compute, &graph));
+      PROJ_CUDA_CHECK(cudaGraphInstantiate(&g.exec, graph, 0));
+      PROJ_CUDA_CHECK(cudaGraphDestroy(graph));
+      g.width = slot.width;
+      g.height = slot.height;
+      g.bytes = slot.bytes;
+      g.input = slot.device.data();
+      g.pyramid = pyramid.data();
+    }
+    PROJ_CUDA_CHECK(cudaGraphLaunch(g.exec, compute));
+  }
+
   bool Upsample(int width, int height) const {
     return options.upsample == 1 || (options.upsample == -1 && std::max(width, height) < 1000);
   }
@@ -199,7 +232,8 @@ struct SiftGpu::Impl {
         values_out.data(), n, 0, 32, compute));
   }
 
-  SiftGpuResult Process(StagingSlot& slot) {
+  SiftGpuResult Process(int slot_index) {
+    StagingSlot& slot = slots[slot_index];
     PROJ_CUDA_CHECK(cudaStreamWaitEvent(compute, slot.uploaded, 0));
     PROJ_CUDA_CHECK(cudaEventRecord(events[0], compute));
     ReserveFor(slot.width, slot.height);
@@ -209,8 +243,7 @@ struct SiftGpu::Impl {
       PROJ_CUDA_CHECK(cudaStreamSynchronize(compute));
       return result;
     }
-    PROJ_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(int), compute));
-    BuildPyramid(slot);
+    LaunchPyramid(slot_index);
     PROJ_CUDA_CHECK(cudaEventRecord(events[1], compute));
     const int num_detections = ReadCounter(0);
 
@@ -316,6 +349,9 @@ SiftGpu::~SiftGpu() {
     cudaEventDestroy(slot.upload_start);
   }
   for (cudaEvent_t event : m.events) cudaEventDestroy(event);
+  for (auto& graph : m.graphs) {
+    if (graph.exec != nullptr) cudaGraphExecDestroy(graph.exec);
+  }
   cudaStreamDestroy(m.compute);
   cudaStreamDestroy(m.upload);
 }
@@ -355,10 +391,10 @@ SiftGpuResult SiftGpu::Retrieve() {
   Impl& m = *impl_;
   PROJ_REQUIRE(m.pending > 0, "SiftGpu::Retrieve: no image was enqueued");
   PROJ_CUDA_CHECK(cudaSetDevice(m.device));
-  StagingSlot& slot = m.slots[m.next_retrieve];
+  const int slot_index = m.next_retrieve;
   m.next_retrieve ^= 1;
   --m.pending;
-  return m.Process(slot);
+  return m.Process(slot_index);
 }
 
 SiftGpuResult SiftGpu::Extract(const ImageView& image) {
