@@ -1,0 +1,45 @@
+#include "features/trilateral/trilateral_filter_image.h"
+
+#include "core/check.h"
+#include "cuda/device.h"
+#include "cuda/trilateral/trilateral_gpu.h"
+#include "features/image_preprocessing.h"
+#include "features/trilateral/trilateral_filter.h"
+
+namespace proj {
+
+GrayImage TrilateralFilterImage(const GrayImage& image, double sigma_c, ComputeDevice device,
+                                int num_threads) {
+  PROJ_REQUIRE(image.width > 0 && image.height > 0 &&
+                   image.pixels.size() == static_cast<size_t>(image.width) * image.height,
+               "trilateral filter: the image is empty or its pixel count does not match "
+                   << image.width << "x" << image.height);
+  TrilateralOptions options;
+  options.sigma_c = sigma_c;
+  options.num_threads = num_threads;
+  options.Check();
+  PROJ_REQUIRE(device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
+               "trilateral filter: --device gpu was requested but no GPU is usable: "
+                   << cuda::DeviceDescription());
+  const bool use_gpu = device == ComputeDevice::kGpu ||
+                       (device == ComputeDevice::kAuto && cuda::DeviceAvailable());
+  if (!use_gpu) return TrilateralFilter(image, options);
+  cuda::TrilateralGpuOptions gpu_options;
+  gpu_options.sigma_c = sigma_c;
+  GrayImage output;
+  output.width = image.width;
+  output.height = image.height;
+  output.pixels.resize(image.pixels.size());
+  cuda::TrilateralFilterGpu gpu;
+  gpu.Filter(image.pixels.data(), image.width, image.height, gpu_options, output.pixels.data());
+  return output;
+}
+
+GrayImage TrilateralFilterImage(const Image& image, double sigma_c, ComputeDevice device,
+                                int num_threads) {
+  PROJ_REQUIRE(!image.empty() && image.width > 0 && image.height > 0,
+               "trilateral filter: the input image is empty");
+  return TrilateralFilterImage(ToGrayImage(image), sigma_c, device, num_threads);
+}
+
+}  // namespace proj
