@@ -163,8 +163,7 @@ RansacReport<Rigid3d> EstimateAbsolutePose(const RansacOptions& options, const C
                                            const std::vector<Eigen::Vector3d>& points3d) {
   RequireSameSize(points2d_px.size(), points3d.size());
   PROJ_REQUIRE(static_cast<int>(camera.params.size()) == CameraModelNumParams(camera.model),
-               "EstimateAbsolutePose: camera has " << camera.params.size()
-                                                   << " parameters, model "
+               "EstimateAbsolutePose: camera has " << camera.params.size() << " parameters, model "
                                                    << CameraModelName(camera.model) << " needs "
                                                    << CameraModelNumParams(camera.model));
   std::vector<Correspondence> data(points3d.size());

@@ -55,9 +55,9 @@ RansacReport<Sim3d> EstimateSimilarityTransform(const RansacOptions& options,
                                                 const std::vector<Eigen::Vector3d>& src,
                                                 const std::vector<Eigen::Vector3d>& dst,
                                                 bool estimate_scale) {
-  PROJ_REQUIRE(src.size() == dst.size(), "EstimateSimilarityTransform: " << src.size()
-                                             << " source points but " << dst.size()
-                                             << " destination points");
+  PROJ_REQUIRE(src.size() == dst.size(),
+               "EstimateSimilarityTransform: " << src.size() << " source points but " << dst.size()
+                                               << " destination points");
   std::vector<PointCorrespondence> data(src.size());
   for (size_t i = 0; i < src.size(); ++i) data[i] = {src[i], dst[i]};
   SimilarityEstimator estimator;

@@ -26,9 +26,9 @@ RansacReport<Eigen::Matrix3d> EstimateEssentialMatrix(
 
 // Fundamental matrix from pixel coordinates. Minimal: seven-point; refit: normalized eight-point.
 // Error: Sampson distance in pixels (options.max_error in pixels).
-RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(const RansacOptions& options,
-                                                        const std::vector<Eigen::Vector2d>& pixels1,
-                                                        const std::vector<Eigen::Vector2d>& pixels2);
+RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(
+    const RansacOptions& options, const std::vector<Eigen::Vector2d>& pixels1,
+    const std::vector<Eigen::Vector2d>& pixels2);
 
 // Homography from pixel coordinates. Minimal: four-point DLT; refit: DLT on inliers.
 // Error: one-sided transfer error |x2 - H x1| in pixels of image 2 (options.max_error in px).

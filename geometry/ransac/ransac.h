@@ -52,10 +52,10 @@ struct IsEstimator<
 template <typename E, typename = void>
 struct HasRefit : std::false_type {};
 template <typename E>
-struct HasRefit<E, std::void_t<decltype(std::declval<const E&>().Refit(
-                       std::declval<const std::vector<typename E::Datum>&>(),
-                       std::declval<const typename E::Model&>(),
-                       std::declval<typename E::Model*>()))>>
+struct HasRefit<E,
+                std::void_t<decltype(std::declval<const E&>().Refit(
+                    std::declval<const std::vector<typename E::Datum>&>(),
+                    std::declval<const typename E::Model&>(), std::declval<typename E::Model*>()))>>
     : std::is_same<bool, decltype(std::declval<const E&>().Refit(
                              std::declval<const std::vector<typename E::Datum>&>(),
                              std::declval<const typename E::Model&>(),
@@ -101,9 +101,9 @@ double MsacCost(const Estimator& estimator, const std::vector<typename Estimator
 }  // namespace internal
 
 template <typename Estimator>
-RansacReport<typename Estimator::Model> Ransac(
-    const RansacOptions& options, const Estimator& estimator,
-    const std::vector<typename Estimator::Datum>& data) {
+RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
+                                               const Estimator& estimator,
+                                               const std::vector<typename Estimator::Datum>& data) {
   static_assert(IsEstimator<Estimator>::value,
                 "Estimator must provide Datum, Model, kSampleSize, Fit and SquaredError");
   using Datum = typename Estimator::Datum;
@@ -140,11 +140,10 @@ RansacReport<typename Estimator::Model> Ransac(
       Model current = start;
       const int steps = options.local_optimization_steps;
       for (int step = 0; step < steps; ++step) {
-        const double factor =
-            steps == 1 ? 1.0
-                       : options.local_optimization_threshold_factor -
-                             (options.local_optimization_threshold_factor - 1.0) * step /
-                                 (steps - 1);
+        const double factor = steps == 1 ? 1.0
+                                         : options.local_optimization_threshold_factor -
+                                               (options.local_optimization_threshold_factor - 1.0) *
+                                                   step / (steps - 1);
         const double step_threshold_sq = threshold_sq * factor * factor;
         inliers.clear();
         for (const Datum& datum : data) {

@@ -118,9 +118,9 @@ void BuildSystem(const Residual& residual_fn, const std::vector<Eigen::Vector3d>
 Rigid3d ApplyUpdate(const Rigid3d& pose, const Vector6& delta) {
   const Eigen::Vector3d w = delta.head<3>();
   const double angle = w.norm();
-  const Eigen::Quaterniond increment =
-      angle > 0.0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w / angle))
-                  : Eigen::Quaterniond::Identity();
+  const Eigen::Quaterniond increment = angle > 0.0
+                                           ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w / angle))
+                                           : Eigen::Quaterniond::Identity();
   Eigen::Quaterniond rotation = increment * pose.rotation;
   rotation.normalize();
   return Rigid3d(rotation, pose.translation + delta.tail<3>());
@@ -153,8 +153,8 @@ AbsolutePoseRefinementSummary RunLevenbergMarquardt(const AbsolutePoseRefinement
     if (ldlt.info() != Eigen::Success || !delta.allFinite()) break;
     const Rigid3d candidate = ApplyUpdate(pose, delta);
     int candidate_used = 0;
-    const double candidate_cost = EvaluateCost(residual_fn, points3d, candidate, loss,
-                                               &candidate_used);
+    const double candidate_cost =
+        EvaluateCost(residual_fn, points3d, candidate, loss, &candidate_used);
     if (candidate_used >= num_used && candidate_cost <= cost) {
       const double decrease = cost - candidate_cost;
       pose = candidate;
@@ -202,8 +202,8 @@ AbsolutePoseRefinementSummary RefineAbsolutePose(const AbsolutePoseRefinementOpt
                                                  Rigid3d* cam_from_world) {
   options.Check();
   PROJ_REQUIRE(points2d_px.size() == points3d.size(),
-               "RefineAbsolutePose: " << points2d_px.size() << " 2D points but "
-                                      << points3d.size() << " 3D points");
+               "RefineAbsolutePose: " << points2d_px.size() << " 2D points but " << points3d.size()
+                                      << " 3D points");
   PROJ_REQUIRE(static_cast<int>(camera.params.size()) == CameraModelNumParams(camera.model),
                "RefineAbsolutePose: camera has " << camera.params.size() << " parameters, model "
                                                  << CameraModelName(camera.model) << " needs "
@@ -212,8 +212,7 @@ AbsolutePoseRefinementSummary RefineAbsolutePose(const AbsolutePoseRefinementOpt
   VisitCameraModel(camera.model, [&](auto model) {
     using Model = decltype(model);
     summary = RunLevenbergMarquardt(
-        options, PixelResidual<Model>{camera.params.data(), points2d_px}, points3d,
-        cam_from_world);
+        options, PixelResidual<Model>{camera.params.data(), points2d_px}, points3d, cam_from_world);
   });
   return summary;
 }

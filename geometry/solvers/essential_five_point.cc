@@ -17,10 +17,10 @@ namespace {
 struct Exponent {
   int x, y, z;
 };
-constexpr Exponent kMonomials[20] = {
-    {3, 0, 0}, {2, 1, 0}, {1, 2, 0}, {0, 3, 0}, {2, 0, 1}, {1, 1, 1}, {0, 2, 1},
-    {1, 0, 2}, {0, 1, 2}, {0, 0, 3}, {2, 0, 0}, {1, 1, 0}, {0, 2, 0}, {1, 0, 1},
-    {0, 1, 1}, {0, 0, 2}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}};
+constexpr Exponent kMonomials[20] = {{3, 0, 0}, {2, 1, 0}, {1, 2, 0}, {0, 3, 0}, {2, 0, 1},
+                                     {1, 1, 1}, {0, 2, 1}, {1, 0, 2}, {0, 1, 2}, {0, 0, 3},
+                                     {2, 0, 0}, {1, 1, 0}, {0, 2, 0}, {1, 0, 1}, {0, 1, 1},
+                                     {0, 0, 2}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}};
 constexpr int kFirstQuadratic = 10;  // quadratics are monomials 10..19 (degree <= 2)
 constexpr Exponent kLinearMonomials[4] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}};
 
@@ -36,7 +36,7 @@ constexpr int MonomialIndex(int x, int y, int z) {
 }
 
 struct ProductTables {
-  int linear_linear[4][4];     // index into Quadratic
+  int linear_linear[4][4];      // index into Quadratic
   int quadratic_linear[10][4];  // index into Cubic
 };
 constexpr ProductTables MakeProductTables() {
@@ -45,7 +45,8 @@ constexpr ProductTables MakeProductTables() {
     for (int b = 0; b < 4; ++b) {
       const Exponent& ea = kLinearMonomials[a];
       const Exponent& eb = kLinearMonomials[b];
-      t.linear_linear[a][b] = MonomialIndex(ea.x + eb.x, ea.y + eb.y, ea.z + eb.z) - kFirstQuadratic;
+      t.linear_linear[a][b] =
+          MonomialIndex(ea.x + eb.x, ea.y + eb.y, ea.z + eb.z) - kFirstQuadratic;
     }
   }
   for (int a = 0; a < 10; ++a) {
@@ -88,8 +89,8 @@ Eigen::Matrix<double, 10, 20> ConstraintMatrix(const Linear e[3][3]) {
   Quadratic eet[3][3];
   for (int i = 0; i < 3; ++i) {
     for (int j = i; j < 3; ++j) {
-      eet[i][j] = Multiply(e[i][0], e[j][0]) + Multiply(e[i][1], e[j][1]) +
-                  Multiply(e[i][2], e[j][2]);
+      eet[i][j] =
+          Multiply(e[i][0], e[j][0]) + Multiply(e[i][1], e[j][1]) + Multiply(e[i][2], e[j][2]);
       eet[j][i] = eet[i][j];
     }
   }
@@ -107,7 +108,8 @@ Eigen::Matrix<double, 10, 20> ConstraintMatrix(const Linear e[3][3]) {
 }
 
 // Values of the 20 monomials at (x, y, z) and their partial derivatives.
-void EvaluateMonomials(double x, double y, double z, Cubic* value, Eigen::Matrix<double, 20, 3>* d) {
+void EvaluateMonomials(double x, double y, double z, Cubic* value,
+                       Eigen::Matrix<double, 20, 3>* d) {
   for (int i = 0; i < 20; ++i) {
     const Exponent& e = kMonomials[i];
     const auto power = [](double base, int exponent) {
@@ -162,11 +164,11 @@ void SolveEssentialFivePoint(const std::array<Eigen::Vector3d, 5>& b1,
   // Gauss-Jordan elimination (Nistér's variant): eliminate the ten monomials that are not of
   // the form {x, y, 1} * z^p, so that each remaining row pair (m z, m) combines into one
   // equation linear in x and y with coefficients polynomial in z.
-  constexpr int kEliminated[10] = {
-      MonomialIndex(3, 0, 0), MonomialIndex(0, 3, 0), MonomialIndex(2, 1, 0),
-      MonomialIndex(1, 2, 0), MonomialIndex(2, 0, 1), MonomialIndex(2, 0, 0),
-      MonomialIndex(0, 2, 1), MonomialIndex(0, 2, 0), MonomialIndex(1, 1, 1),
-      MonomialIndex(1, 1, 0)};
+  constexpr int kEliminated[10] = {MonomialIndex(3, 0, 0), MonomialIndex(0, 3, 0),
+                                   MonomialIndex(2, 1, 0), MonomialIndex(1, 2, 0),
+                                   MonomialIndex(2, 0, 1), MonomialIndex(2, 0, 0),
+                                   MonomialIndex(0, 2, 1), MonomialIndex(0, 2, 0),
+                                   MonomialIndex(1, 1, 1), MonomialIndex(1, 1, 0)};
   // Remaining monomials grouped as x z^p, y z^p, z^p (p = 0..2 for x and y, 0..3 for 1).
   constexpr int kRemainingX[3] = {MonomialIndex(1, 0, 0), MonomialIndex(1, 0, 1),
                                   MonomialIndex(1, 0, 2)};

@@ -114,11 +114,11 @@ void SolveP3P(const std::array<Eigen::Vector3d, 3>& bearings,
   // Homogeneous conics lambda^T D1 lambda = 0 (a23 eq12 - a12 eq23) and lambda^T D2 lambda = 0
   // (a23 eq13 - a13 eq23).
   Eigen::Matrix3d d1, d2;
-  d1 << d.a23, -d.a23 * d.b12, 0.0,                 //
+  d1 << d.a23, -d.a23 * d.b12, 0.0,                  //
       -d.a23 * d.b12, d.a23 - d.a12, d.a12 * d.b23,  //
       0.0, d.a12 * d.b23, -d.a12;
-  d2 << d.a23, 0.0, -d.a23 * d.b13,                 //
-      0.0, -d.a13, d.a13 * d.b23,                    //
+  d2 << d.a23, 0.0, -d.a23 * d.b13,  //
+      0.0, -d.a13, d.a13 * d.b23,    //
       -d.a23 * d.b13, d.a13 * d.b23, d.a23 - d.a13;
 
   // gamma with det(D1 + gamma D2) = 0 makes D0 = D1 + gamma D2 a degenerate conic (a pair of

@@ -250,6 +250,10 @@ int SolvePolynomialRealSturm(const double* c, int degree, double* roots) {
     const double mid = 0.5 * (interval.lo + interval.hi);
     if (count == 1) {
       const double f_lo = p.Evaluate(interval.lo), f_hi = p.Evaluate(interval.hi);
+      if (f_hi == 0.0) {  // Sturm counts roots in (lo, hi]
+        roots[n++] = interval.hi;
+        continue;
+      }
       if ((f_lo > 0.0) != (f_hi > 0.0) && f_lo != 0.0 && f_hi != 0.0) {
         const double root = RefineBracketedRoot(p, dp, interval.lo, interval.hi);
         if (IsRoot(p, root)) roots[n++] = root;

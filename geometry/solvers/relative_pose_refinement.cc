@@ -96,9 +96,9 @@ Pose ApplyUpdate(const Pose& pose, const Vector5& delta, const Eigen::Vector3d& 
                  const Eigen::Vector3d& b2) {
   const Eigen::Vector3d w = delta.head<3>();
   const double angle = w.norm();
-  const Eigen::Quaterniond increment =
-      angle > 0.0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w / angle))
-                  : Eigen::Quaterniond::Identity();
+  const Eigen::Quaterniond increment = angle > 0.0
+                                           ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w / angle))
+                                           : Eigen::Quaterniond::Identity();
   Pose out;
   out.rotation = (increment * pose.rotation).normalized();
   out.translation = (pose.translation + delta(3) * b1 + delta(4) * b2).normalized();

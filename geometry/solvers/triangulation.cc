@@ -128,8 +128,8 @@ bool RefineTriangulatedPoint(const std::vector<Rigid3d>& cams_from_world,
   Eigen::Matrix3d jtj;
   Eigen::Vector3d jtr;
   int num_used = 0;
-  double cost = ReprojectionSystem(cams_from_world, points_normalized, point, &jtj, &jtr,
-                                   &num_used);
+  double cost =
+      ReprojectionSystem(cams_from_world, points_normalized, point, &jtj, &jtr, &num_used);
   if (num_used < 2) return false;
   for (int iteration = 0; iteration < max_iterations; ++iteration) {
     const Eigen::LDLT<Eigen::Matrix3d> ldlt(jtj);
@@ -140,9 +140,9 @@ bool RefineTriangulatedPoint(const std::vector<Rigid3d>& cams_from_world,
     Eigen::Matrix3d candidate_jtj;
     Eigen::Vector3d candidate_jtr;
     int candidate_used = 0;
-    const double candidate_cost = ReprojectionSystem(cams_from_world, points_normalized, candidate,
-                                                     &candidate_jtj, &candidate_jtr,
-                                                     &candidate_used);
+    const double candidate_cost =
+        ReprojectionSystem(cams_from_world, points_normalized, candidate, &candidate_jtj,
+                           &candidate_jtr, &candidate_used);
     // Gauss-Newton without damping: stop at the first step that does not improve.
     if (candidate_used < num_used || !(candidate_cost <= cost)) break;
     point = candidate;

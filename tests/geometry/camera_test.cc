@@ -5,9 +5,9 @@
 #include <random>
 #include <tuple>
 
-#include <Eigen/Geometry>
 #include <ceres/jet.h>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "geometry/camera/camera.h"
 #include "geometry/camera/camera_models.h"

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "geometry/solvers/epipolar_residuals.h"
 #include "geometry/solvers/essential_decomposition.h"
 #include "geometry/solvers/essential_five_point.h"
-#include "geometry/solvers/epipolar_residuals.h"
 #include "geometry/solvers/fundamental_matrix.h"
 #include "geometry/solvers/relative_pose_refinement.h"
 #include "tests/geometry/synthetic_scene.h"

@@ -2,9 +2,9 @@
 
 #include <random>
 
+#include <gtest/gtest.h>
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
-#include <gtest/gtest.h>
 
 #include "core/check.h"
 

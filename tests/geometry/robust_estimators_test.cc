@@ -90,8 +90,7 @@ TEST(EstimateEssentialMatrix, HalfOutliers) {
     EXPECT_GE(q.true_positives, 190) << "seed " << seed;
     EXPECT_LE(q.false_positives, 6) << "seed " << seed;
     Rigid3d pose;
-    ASSERT_GT(RecoverPoseFromEssential(report.model, d.x1, d.x2, &report.inlier_mask, &pose),
-              180);
+    ASSERT_GT(RecoverPoseFromEssential(report.model, d.x1, d.x2, &report.inlier_mask, &pose), 180);
     // 0.5 px noise over a ~37 degree field of view leaves ~1e-3 rad of rotation uncertainty.
     EXPECT_LT(pose.rotation.angularDistance(d.cam2_from_cam1.rotation), 3e-3);
     EXPECT_GT(pose.translation.dot(d.cam2_from_cam1.translation.normalized()), 0.999);

@@ -28,8 +28,8 @@ inline Eigen::Quaterniond RandomRotation(std::mt19937_64& rng, double max_angle_
 // A camera looking roughly at the origin from about `distance` away.
 inline Rigid3d RandomCamFromWorld(std::mt19937_64& rng, double distance = 6.0) {
   const Eigen::Quaterniond rotation = RandomRotation(rng, 0.4);
-  const Eigen::Vector3d centre = rotation.conjugate() * Eigen::Vector3d(0, 0, -distance) +
-                                 RandomVector(rng, -1.0, 1.0);
+  const Eigen::Vector3d centre =
+      rotation.conjugate() * Eigen::Vector3d(0, 0, -distance) + RandomVector(rng, -1.0, 1.0);
   return Rigid3d(rotation, -(rotation * centre));
 }
 

@@ -1,7 +1,7 @@
 #include <random>
 
-#include <Eigen/Geometry>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "geometry/solvers/essential_decomposition.h"
 #include "geometry/solvers/similarity.h"
@@ -33,8 +33,10 @@ TEST(Triangulation, LindstromCorrectionSatisfiesEpipolarConstraint) {
   for (int trial = 0; trial < 50; ++trial) {
     const Rigid3d c1 = testing::RandomCamFromWorld(rng), c2 = testing::RandomCamFromWorld(rng);
     const Eigen::Vector3d x = testing::RandomVector(rng, -2, 2);
-    const Eigen::Vector2d p1 = testing::ProjectNormalized(c1, x) + testing::GaussianNoise2d(rng, 2e-3);
-    const Eigen::Vector2d p2 = testing::ProjectNormalized(c2, x) + testing::GaussianNoise2d(rng, 2e-3);
+    const Eigen::Vector2d p1 =
+        testing::ProjectNormalized(c1, x) + testing::GaussianNoise2d(rng, 2e-3);
+    const Eigen::Vector2d p2 =
+        testing::ProjectNormalized(c2, x) + testing::GaussianNoise2d(rng, 2e-3);
     const Eigen::Matrix3d e = EssentialMatrixFromPose(c2 * c1.Inverse());
     Eigen::Vector2d q1, q2;
     CorrectObservationsLindstrom(e, p1, p2, &q1, &q2);
@@ -87,8 +89,8 @@ TEST(Triangulation, FailsForTooFewViewsAndParallelRays) {
   Eigen::Vector3d point;
   EXPECT_FALSE(TriangulateMultiViewDlt({c1}, {Eigen::Vector2d(0, 0)}, &point));
   // Same direction seen from two centres: the point is at infinity.
-  EXPECT_FALSE(TriangulatePointDlt(c1, c2, Eigen::Vector2d(0.1, 0.2), Eigen::Vector2d(0.1, 0.2),
-                                   &point));
+  EXPECT_FALSE(
+      TriangulatePointDlt(c1, c2, Eigen::Vector2d(0.1, 0.2), Eigen::Vector2d(0.1, 0.2), &point));
 }
 
 TEST(Triangulation, AngleAndDepthHelpers) {
