@@ -6,7 +6,8 @@
 // References: M. Fischler, R. Bolles, "Random sample consensus", CACM 1981; MSAC cost
 // sum_i min(e_i^2, t^2): P. Torr, A. Zisserman, "MLESAC", CVIU 2000; LO-RANSAC: O. Chum,
 // J. Matas, J. Kittler, DAGM 2003, with the iterated least squares of K. Lebeda, J. Matas,
-// O. Chum, "Fixing the locally optimized RANSAC", BMVC 2012.
+// O. Chum, "Fixing the locally optimized RANSAC", BMVC 2012; early rejection of hypotheses by
+// SPRT: O. Chum, J. Matas, "Optimal Randomized RANSAC", PAMI 2008 (sprt.h).
 //
 // Estimator concept (checked by IsEstimator):
 //   using Datum = ...;  using Model = ...;
@@ -18,6 +19,9 @@
 // Optional, enables local optimization (detected by HasRefit):
 //   // Least-squares fit on many data (>= kSampleSize), starting from / near `initial`.
 //   bool Refit(const std::vector<Datum>& inliers, const Model& initial, Model* refined) const;
+// Optional, tunes the SPRT early rejection (sprt.h); 200 when absent:
+//   // Time of one Fit in units of one SquaredError call.
+//   static constexpr double kFitCostInErrorEvaluations = ...;
 //
 // Thread safety: Ransac keeps all state in locals; it is safe to run concurrently on distinct
 // estimators (and on one estimator if its Fit/SquaredError/Refit are).
@@ -34,6 +38,7 @@
 #include <vector>
 
 #include "geometry/ransac/ransac_options.h"
+#include "geometry/ransac/sprt.h"
 
 namespace proj {
 
@@ -61,12 +66,23 @@ struct HasRefit<E,
                              std::declval<const typename E::Model&>(),
                              std::declval<typename E::Model*>()))> {};
 
+template <typename E, typename = void>
+struct FitCostInErrorEvaluations {
+  static constexpr double value = 200.0;
+};
+template <typename E>
+struct FitCostInErrorEvaluations<E, std::void_t<decltype(E::kFitCostInErrorEvaluations)>> {
+  static constexpr double value = E::kFitCostInErrorEvaluations;
+};
+
 // Number of samples needed to draw one all-inlier sample with probability `confidence` when a
 // fraction `inlier_ratio` of the data are inliers: log(1 - p) / log(1 - w^k), clamped to
-// [0, max_iterations].
+// [0, max_iterations]. `pass_probability` is the chance that a good model survives an early
+// rejection test (SPRT), which scales w^k.
 inline int RansacRequiredIterations(double inlier_ratio, int sample_size, double confidence,
-                                    int max_iterations) {
-  const double all_inliers = std::pow(std::clamp(inlier_ratio, 0.0, 1.0), sample_size);
+                                    int max_iterations, double pass_probability = 1.0) {
+  const double all_inliers =
+      std::pow(std::clamp(inlier_ratio, 0.0, 1.0), sample_size) * pass_probability;
   if (all_inliers >= 1.0) return 0;
   if (all_inliers <= 0.0) return max_iterations;
   const double denominator = std::log1p(-all_inliers);
@@ -77,24 +93,72 @@ inline int RansacRequiredIterations(double inlier_ratio, int sample_size, double
 
 namespace internal {
 
-// MSAC cost of `model`, stopping early (returning +inf) once it exceeds `bound`.
+// MSAC cost of `model`, stopping early (returning +inf) once it exceeds `bound`. Reports the
+// inliers among the `num_tested` data visited (all data unless stopped early).
 template <typename Estimator>
 double MsacCost(const Estimator& estimator, const std::vector<typename Estimator::Datum>& data,
                 const typename Estimator::Model& model, double threshold_sq, double bound,
-                int* num_inliers) {
+                int* num_inliers, int* num_tested = nullptr) {
   double cost = 0.0;
-  int inliers = 0;
+  int inliers = 0, tested = 0;
   for (const auto& datum : data) {
     const double e = estimator.SquaredError(datum, model);
+    ++tested;
     if (e < threshold_sq) {
       cost += e;
       ++inliers;
     } else {
       cost += threshold_sq;
     }
-    if (cost > bound) return std::numeric_limits<double>::infinity();
+    if (cost > bound) {
+      cost = std::numeric_limits<double>::infinity();
+      break;
+    }
   }
   *num_inliers = inliers;
+  if (num_tested != nullptr) *num_tested = tested;
+  return cost;
+}
+
+// MSAC cost with the SPRT running alongside, visiting the data cyclically from `start` (so that
+// the test does not always see the same first data). Returns +inf when the model is rejected
+// by SPRT (*rejected = true, with the counts seen so far) or when its cost exceeds `bound`.
+template <typename Estimator>
+double MsacCostWithSprt(const Estimator& estimator,
+                        const std::vector<typename Estimator::Datum>& data,
+                        const typename Estimator::Model& model, double threshold_sq, double bound,
+                        const SprtTest& sprt, int start, int* num_inliers, bool* rejected,
+                        int* num_tested) {
+  const int n = static_cast<int>(data.size());
+  double cost = 0.0, likelihood_ratio = 1.0;
+  int inliers = 0;
+  *rejected = false;
+  for (int k = 0; k < n; ++k) {
+    int i = start + k;
+    if (i >= n) i -= n;
+    const double e = estimator.SquaredError(data[i], model);
+    if (e < threshold_sq) {
+      cost += e;
+      ++inliers;
+      likelihood_ratio *= sprt.consistent_factor();
+    } else {
+      cost += threshold_sq;
+      likelihood_ratio *= sprt.inconsistent_factor();
+    }
+    if (likelihood_ratio > sprt.threshold()) {
+      *rejected = true;
+      *num_inliers = inliers;
+      *num_tested = k + 1;
+      return std::numeric_limits<double>::infinity();
+    }
+    if (cost > bound) {
+      *num_inliers = inliers;
+      *num_tested = k + 1;
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  *num_inliers = inliers;
+  *num_tested = n;
   return cost;
 }
 
@@ -133,6 +197,8 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
   double best_cost = std::numeric_limits<double>::infinity();
   int best_num_inliers = 0;
   int required_iterations = options.max_iterations;
+  SprtTest sprt(options.sprt_initial_delta, FitCostInErrorEvaluations<Estimator>::value);
+  long long num_models = 0;
 
   // Iterated least squares from `model` (whose cost/inliers are the current best).
   const auto local_optimize = [&](const Model& start) {
@@ -177,19 +243,39 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
     }
     models.clear();
     estimator.Fit(sample, &models);
+    num_models += static_cast<long long>(models.size());
     for (const Model& model : models) {
-      int num_inliers = 0;
-      const double cost =
-          internal::MsacCost(estimator, data, model, threshold_sq, best_cost, &num_inliers);
-      if (!(cost < best_cost)) continue;
+      int num_inliers = 0, num_tested = 0;
+      double cost;
+      if (options.sprt && sprt.active()) {
+        bool rejected = false;
+        std::uniform_int_distribution<int> pick_start(0, n - 1);
+        cost = internal::MsacCostWithSprt(estimator, data, model, threshold_sq, best_cost, sprt,
+                                          pick_start(rng), &num_inliers, &rejected, &num_tested);
+      } else {
+        cost = internal::MsacCost(estimator, data, model, threshold_sq, best_cost, &num_inliers,
+                                  &num_tested);
+      }
+      if (!(cost < best_cost)) {
+        // Not the best: evidence for delta (consistency with a bad hypothesis), also while the
+        // test is still inactive.
+        if (options.sprt) {
+          sprt.SetModelsPerSample(static_cast<double>(num_models) / (iteration + 1));
+          sprt.RecordRejection(num_inliers, num_tested);
+        }
+        continue;
+      }
       have_model = true;
       best_cost = cost;
       best_model = model;
       best_num_inliers = num_inliers;
       if (options.local_optimization) local_optimize(model);
-      required_iterations =
-          RansacRequiredIterations(static_cast<double>(best_num_inliers) / n, kSampleSize,
-                                   options.confidence, options.max_iterations);
+      const double inlier_ratio = static_cast<double>(best_num_inliers) / n;
+      sprt.SetModelsPerSample(static_cast<double>(num_models) / (iteration + 1));
+      sprt.SetEpsilon(inlier_ratio);
+      required_iterations = RansacRequiredIterations(inlier_ratio, kSampleSize, options.confidence,
+                                                     options.max_iterations,
+                                                     options.sprt ? sprt.PassProbability() : 1.0);
     }
   }
   report.num_iterations = iteration;

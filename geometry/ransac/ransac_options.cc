@@ -26,6 +26,8 @@ void RansacOptions::Check() const {
   PROJ_REQUIRE(local_optimization_threshold_factor >= 1.0,
                "RansacOptions.local_optimization_threshold_factor must be >= 1, got "
                    << local_optimization_threshold_factor);
+  PROJ_REQUIRE(sprt_initial_delta > 0.0 && sprt_initial_delta <= 0.5,
+               "RansacOptions.sprt_initial_delta must be in (0, 0.5], got " << sprt_initial_delta);
 }
 
 }  // namespace proj

@@ -31,6 +31,12 @@ struct RansacOptions {
   bool local_optimization = true;
   int local_optimization_steps = 4;
   double local_optimization_threshold_factor = 3.0;
+  // SPRT early rejection of bad hypotheses (Chum & Matas, PAMI 2008; sprt.h): a hypothesis
+  // is abandoned after a few data once it is likely bad, instead of being scored on all data.
+  // The adaptive iteration count accounts for the small chance of rejecting a good one.
+  // sprt_initial_delta: prior probability that a datum fits a bad hypothesis, in (0, 0.5].
+  bool sprt = true;
+  double sprt_initial_delta = 0.05;
   // Same seed + same input => same output. Each call owns its std::mt19937_64(seed).
   uint64_t seed = 0;
 

@@ -1,0 +1,49 @@
+#include "geometry/ransac/sprt.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace proj {
+namespace {
+constexpr double kPriorWeight = 100.0;  // initial delta counts as this many tested data
+}  // namespace
+
+SprtTest::SprtTest(double initial_delta, double model_cost)
+    : model_cost_(model_cost),
+      delta_(initial_delta),
+      delta_consistent_(initial_delta * kPriorWeight),
+      delta_tested_(kPriorWeight) {}
+
+void SprtTest::SetEpsilon(double epsilon) {
+  epsilon_ = epsilon;
+  Update();
+}
+
+void SprtTest::SetModelsPerSample(double models_per_sample) {
+  models_per_sample_ = std::max(models_per_sample, 1e-3);
+}
+
+void SprtTest::RecordRejection(int consistent, int tested) {
+  delta_consistent_ += consistent;
+  delta_tested_ += tested;
+  delta_ = std::clamp(delta_consistent_ / delta_tested_, 1e-4, 0.5);
+  Update();
+}
+
+void SprtTest::Update() {
+  // Inactive unless a good model is clearly more consistent than a bad one.
+  active_ = epsilon_ > 1.5 * delta_ && epsilon_ < 1.0;
+  if (!active_) return;
+  consistent_factor_ = delta_ / epsilon_;
+  inconsistent_factor_ = (1.0 - delta_) / (1.0 - epsilon_);
+  // C: expected log-likelihood ratio per datum of a bad model (Kullback-Leibler divergence).
+  const double c = (1.0 - delta_) * std::log((1.0 - delta_) / (1.0 - epsilon_)) +
+                   delta_ * std::log(delta_ / epsilon_);
+  // A* = t_M C / m_S + 1 + log(A*), solved by fixed-point iteration (paper, eq. 6).
+  const double a0 = model_cost_ * c / models_per_sample_ + 1.0;
+  double a = a0;
+  for (int i = 0; i < 10; ++i) a = a0 + std::log(a);
+  threshold_ = std::max(a, 1.0 + 1e-9);
+}
+
+}  // namespace proj
