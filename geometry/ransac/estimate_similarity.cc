@@ -19,6 +19,7 @@ struct SimilarityEstimator {
   using Datum = PointCorrespondence;
   using Model = Sim3d;
   static constexpr int kSampleSize = 3;
+  static constexpr double kFitCostInErrorEvaluations = 300.0;  // 3x3 SVD vs one distance
 
   bool estimate_scale = true;
   mutable std::vector<Eigen::Vector3d> scratch_src, scratch_dst;

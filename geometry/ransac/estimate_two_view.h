@@ -18,7 +18,8 @@ namespace proj {
 // the Sampson error of the decomposed pose (geometry/solvers/relative_pose_refinement.h).
 // Error: Sampson distance in normalized image units, so options.max_error is normalized too:
 // pass max_error_px / focal_px (for two cameras, e.g. divide by the geometric mean
-// sqrt(f1 * f2)). The model has unit Frobenius norm; recover the pose with
+// sqrt(f1 * f2)); values above 0.5 are rejected with InputError as a likely pixel threshold.
+// The model has unit Frobenius norm; recover the pose with
 // RecoverPoseFromEssential (geometry/solvers/essential_decomposition.h).
 RansacReport<Eigen::Matrix3d> EstimateEssentialMatrix(
     const RansacOptions& options, const std::vector<Eigen::Vector2d>& points1_normalized,

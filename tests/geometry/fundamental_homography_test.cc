@@ -6,6 +6,7 @@
 #include "geometry/solvers/epipolar_residuals.h"
 #include "geometry/solvers/fundamental_matrix.h"
 #include "geometry/solvers/homography.h"
+#include "geometry/solvers/homography_decomposition.h"
 #include "tests/geometry/synthetic_scene.h"
 
 namespace proj {
@@ -160,6 +161,66 @@ TEST(SolveHomographyDlt, NoisyOverdetermined) {
   }
   rms_to_truth = std::sqrt(rms_to_truth / p1.size());
   EXPECT_LT(rms_to_truth, 0.25);  // averaging 200 points with sigma 0.5 px
+}
+
+// A plane seen by two cameras: H = R + t n^T / d in normalized coordinates.
+TEST(HomographyDecomposition, RecoversPoseAndPlane) {
+  std::mt19937_64 rng(33);
+  int num_ambiguous = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const Rigid3d cam1 = testing::RandomCamFromWorld(rng), cam2 = testing::RandomCamFromWorld(rng);
+    const Rigid3d truth = cam2 * cam1.Inverse();
+    // Plane through a random point near the origin with a random normal, in camera 1.
+    const Eigen::Vector3d point_on_plane = cam1 * testing::RandomVector(rng, -0.5, 0.5);
+    Eigen::Vector3d normal = Eigen::Vector3d(0, 0, 1) + testing::RandomVector(rng, -0.4, 0.4);
+    normal.normalize();
+    const double distance = normal.dot(point_on_plane);
+    ASSERT_GT(distance, 0.0);
+    std::vector<Eigen::Vector2d> x1, x2;
+    for (int i = 0; i < 30; ++i) {
+      const Eigen::Vector3d ray = (point_on_plane + testing::RandomVector(rng, -2, 2)).normalized();
+      const Eigen::Vector3d p1 = ray * (distance / normal.dot(ray));  // on the plane
+      x1.push_back(p1.hnormalized());
+      x2.push_back((truth * p1).hnormalized());
+    }
+    Eigen::Matrix3d h = HomographyFromPose(truth, normal / distance);
+    for (int i = 0; i < 30; ++i) {
+      ASSERT_LT(((h * x1[i].homogeneous()).hnormalized() - x2[i]).norm(), 1e-12);
+    }
+    // Arbitrary scale and sign, as from a solver.
+    h *= (trial % 2 == 0 ? -3.7 : 0.2);
+    std::vector<HomographyPose> candidates;
+    DecomposeHomographyMatrix(HomographyFromPose(truth, normal / distance), &candidates);
+    ASSERT_EQ(candidates.size(), 4u);
+    std::vector<HomographyPose> poses;
+    std::vector<char> in_front;
+    EXPECT_EQ(RecoverPoseFromHomography(h, x1, x2, nullptr, &poses, &in_front), 30);
+    ASSERT_GE(poses.size(), 1u);
+    EXPECT_LE(poses.size(), 2u);  // the Faugeras-Lustman ambiguity
+    EXPECT_EQ(in_front, std::vector<char>(30, 1));
+    int matches = 0;
+    for (const HomographyPose& pose : poses) {
+      if (pose.cam2_from_cam1.rotation.angularDistance(truth.rotation) < 1e-9 &&
+          (pose.cam2_from_cam1.translation - truth.translation / distance).norm() < 1e-9 &&
+          (pose.normal - normal).norm() < 1e-9) {
+        ++matches;
+      }
+    }
+    EXPECT_EQ(matches, 1) << "trial " << trial;
+    num_ambiguous += poses.size() == 2;
+  }
+  // Both outcomes occur: the second solution is sometimes excluded by cheirality.
+  EXPECT_GT(num_ambiguous, 0);
+  EXPECT_LT(num_ambiguous, 50);
+}
+
+TEST(HomographyDecomposition, PureRotation) {
+  const Eigen::Matrix3d r = Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized()).matrix();
+  std::vector<HomographyPose> candidates;
+  DecomposeHomographyMatrix(2.0 * r, &candidates);
+  ASSERT_EQ(candidates.size(), 1u);
+  EXPECT_LT((candidates[0].cam2_from_cam1.rotation.toRotationMatrix() - r).norm(), 1e-12);
+  EXPECT_EQ(candidates[0].cam2_from_cam1.translation, Eigen::Vector3d::Zero());
 }
 
 }  // namespace

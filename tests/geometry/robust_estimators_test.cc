@@ -100,7 +100,11 @@ TEST(EstimateEssentialMatrix, HalfOutliers) {
 
 TEST(EstimateEssentialMatrix, RejectsMismatchedSizes) {
   std::vector<Eigen::Vector2d> a(10), b(9);
-  EXPECT_THROW(EstimateEssentialMatrix(RansacOptions{}, a, b), InputError);
+  RansacOptions options;
+  options.max_error = 1e-3;
+  EXPECT_THROW(EstimateEssentialMatrix(options, a, b), InputError);
+  options.max_error = 4.0;  // pixels by mistake
+  EXPECT_THROW(EstimateEssentialMatrix(options, a, a), InputError);
 }
 
 TEST(EstimateFundamentalMatrix, HalfOutliers) {
