@@ -81,6 +81,9 @@ std::string Fixed(double value, int digits = 3) {
   return out.str();
 }
 
+void CountTaps(const std::vector<uint8_t>& level, int w, int h, double sigma_c, double* published,
+               double* optimized);
+
 struct CpuTimes {
   double gradients = 0, stack = 0, gradient_filter = 0, region = 0, detail = 0;
   int row_step = 1;
@@ -233,8 +236,8 @@ int Main(int argc, char** argv) {
      << ", grey in [0, 1], float32.\n\n";
   if (run_cpu) {
     md << "### CPU reference (" << ResolveNumThreads(0) << " threads), ms\n\n"
-       << "| size | gradients+sigma_r | min-max stack | gradient filter | adaptive region | detail filter | whole | L histogram (levels 0..) |\n"
-       << "|---|---|---|---|---|---|---|---|\n";
+       << "| size | gradients+sigma_r | min-max stack | gradient filter | adaptive region | detail filter | whole | detail taps: full windows / float-nonzero disk | L histogram (levels 0..) |\n"
+       << "|---|---|---|---|---|---|---|---|---|\n";
   }
   std::unique_ptr<cuda::TrilateralFilterGpu> gpu;
   if (run_gpu) {
@@ -276,10 +279,13 @@ int Main(int argc, char** argv) {
         hist << (l ? " " : "") << Fixed(100.0 * histogram[l] / level.size(), 1);
       }
       const double whole = t.gradients + t.stack + t.gradient_filter + t.region + t.detail;
+      double taps_full = 0, taps_disk = 0;
+      CountTaps(level, crop.width, crop.height, sigma_c, &taps_full, &taps_disk);
       md << "| " << name << " | " << Fixed(t.gradients) << " | " << Fixed(t.stack) << " | "
          << Fixed(t.gradient_filter) << " | " << Fixed(t.region) << " | " << Fixed(t.detail)
          << (t.row_step > 1 ? " (extrapolated from 1/" + std::to_string(t.row_step) + " of the rows)" : "")
-         << " | " << Fixed(whole) << " | " << hist.str() << " % |\n";
+         << " | " << Fixed(whole) << " | " << Fixed(taps_full / 1e9, 3) << "e9 / "
+         << Fixed(taps_disk / 1e9, 3) << "e9 | " << hist.str() << " % |\n";
       std::cerr << md.str().substr(md.str().rfind("| " + name)) << std::flush;
     }
     if (run_gpu) {
