@@ -15,9 +15,10 @@ OpenCvSiftExtractor::OpenCvSiftExtractor(const FeatureOptions& options) : option
 int OpenCvSiftExtractor::ConcurrentCalls() const { return ResolveNumThreads(options_.num_threads); }
 
 FeatureSet OpenCvSiftExtractor::Extract(const GrayImage& image) {
-  // OpenCV's contrast threshold assumes intensities in [0, 255].
+  // OpenCV 4.6 SIFT takes 8-bit images only (its thresholds assume [0, 255]).
   cv::Mat grey(image.height, image.width, CV_32F, const_cast<float*>(image.pixels.data()));
-  cv::Mat scaled = grey * 255.0f;
+  cv::Mat scaled;
+  grey.convertTo(scaled, CV_8U, 255.0);
   auto sift = cv::SIFT::create(options_.max_features);
   std::vector<cv::KeyPoint> cv_keypoints;
   cv::Mat descriptors;

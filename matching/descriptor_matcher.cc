@@ -1,7 +1,9 @@
 #include "matching/descriptor_matcher.h"
 
 #include "core/check.h"
+#include "cuda/device.h"
 #include "matching/cpu_descriptor_matcher.h"
+#include "matching/gpu_descriptor_matcher.h"
 
 namespace proj {
 
@@ -12,6 +14,12 @@ void DescriptorMatchOptions::Check() const {
 
 std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatchOptions& options) {
   options.Check();
+  PROJ_REQUIRE(options.device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
+               "--device gpu was requested but no GPU is usable: " << cuda::DeviceDescription());
+  if (options.device == ComputeDevice::kGpu ||
+      (options.device == ComputeDevice::kAuto && cuda::DeviceAvailable())) {
+    return CreateGpuDescriptorMatcher(options);
+  }
   return std::make_unique<CpuDescriptorMatcher>(options);
 }
 

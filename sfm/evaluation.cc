@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 
+#include <Eigen/SVD>
+
 #include "core/check.h"
 #include "geometry/solvers/similarity.h"
 #include "io/strecha_camera.h"
@@ -53,14 +55,29 @@ PoseEvaluation EvaluateAgainstGroundTruth(const Scene& model, const std::string&
   PROJ_REQUIRE(EstimateSimilarityUmeyama(model_centers, true_centers, &true_from_model),
                "the registered camera centres are degenerate (collinear); cannot align them");
 
+  // Rotation errors are measured after aligning the orientations by their chordal mean
+  // (the rotation closest to the mean of R_true * R_model^T), so they reflect the estimated
+  // orientations and not how well the camera centres happen to constrain the alignment.
+  Eigen::Matrix3d rotation_sum = Eigen::Matrix3d::Zero();
+  for (size_t i = 0; i < images.size(); ++i) {
+    rotation_sum += truth.at(images[i]->name).R *
+           images[i]->cam_from_world.rotation.toRotationMatrix();  // world_true_from_world_model
+  }
+  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(rotation_sum, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Eigen::Matrix3d true_from_model_rotation = svd.matrixU() * svd.matrixV().transpose();
+  if (true_from_model_rotation.determinant() < 0) {
+    Eigen::Matrix3d u = svd.matrixU();
+    u.col(2) *= -1;
+    true_from_model_rotation = u * svd.matrixV().transpose();
+  }
+
   std::vector<double> positions, rotations;
   for (size_t i = 0; i < images.size(); ++i) {
     const StrechaCamera& gt = truth.at(images[i]->name);
     CameraError e;
     e.name = images[i]->name;
     e.position_error = (true_from_model * model_centers[i] - gt.C).norm();
-    // world_from_cam of the model, expressed in the true world frame.
-    const Eigen::Matrix3d aligned = true_from_model.rotation.toRotationMatrix() *
+    const Eigen::Matrix3d aligned = true_from_model_rotation *
                                     images[i]->cam_from_world.rotation.conjugate().toRotationMatrix();
     const Eigen::AngleAxisd difference(gt.R.transpose() * aligned);
     e.rotation_error_deg = std::abs(difference.angle()) * 180.0 / M_PI;

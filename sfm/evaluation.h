@@ -1,7 +1,8 @@
 // Accuracy of a reconstruction against ground-truth cameras (Strecha `.camera` files): the
 // model's camera centres are aligned to the true centres by a similarity transform (Umeyama),
-// then each registered camera's position error (ground-truth units, metres for Strecha) and
-// rotation error (degrees) are measured.
+// then each registered camera's position error (ground-truth units, metres for Strecha) is
+// measured; rotation errors (degrees) are measured after aligning the orientations by their
+// chordal mean, independent of the centres.
 #pragma once
 
 #include <string>

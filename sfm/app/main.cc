@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
       "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input."};
   app.require_subcommand(1);
   bool quiet = false;
+  bool verbose = false;
   app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
+  app.add_flag("-v,--verbose", verbose, "Also debug messages (bundle adjustment, registration)");
   std::vector<std::pair<CLI::App*, proj::app::CommandRunner>> commands;
   auto add = [&](const char* name, const char* help, auto adder) {
     CLI::App* sub = app.add_subcommand(name, help);
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : proj::app::kExitBadInput;
   }
   if (quiet) proj::SetLogLevel(proj::LogLevel::kWarning);
+  if (verbose) proj::SetLogLevel(proj::LogLevel::kDebug);
   for (auto& [sub, run] : commands) {
     if (!sub->parsed()) continue;
     try {

@@ -15,6 +15,8 @@
 namespace proj::app {
 namespace {
 
+enum class MatcherChoice { kExhaustive, kSequential, kKlt };
+
 struct ReconstructArgs {
   std::string images_dir;
   std::string out_dir;
@@ -23,6 +25,7 @@ struct ReconstructArgs {
   std::string upsample = "auto";
   bool edge_test = true;
   int num_threads = 0;
+  MatcherChoice matcher = MatcherChoice::kExhaustive;
   ReconstructionOptions options;
 };
 
@@ -30,8 +33,9 @@ const std::map<std::string, ComputeDevice> kDeviceNames = {
     {"auto", ComputeDevice::kAuto}, {"cpu", ComputeDevice::kCpu}, {"gpu", ComputeDevice::kGpu}};
 const std::map<std::string, FeatureType> kFeatureNames = {
     {"sift", FeatureType::kSift}, {"opencv-sift", FeatureType::kOpenCvSift}};
-const std::map<std::string, PairSelection> kMatcherNames = {
-    {"exhaustive", PairSelection::kExhaustive}, {"sequential", PairSelection::kSequential}};
+const std::map<std::string, MatcherChoice> kMatcherNames = {{"exhaustive", MatcherChoice::kExhaustive},
+                                                            {"sequential", MatcherChoice::kSequential},
+                                                            {"klt", MatcherChoice::kKlt}};
 const std::map<std::string, ScaleSpaceType> kScaleSpaceNames = {
     {"gaussian", ScaleSpaceType::kGaussian}, {"trilateral", ScaleSpaceType::kTrilateral}};
 const std::map<std::string, bool> kOnOff = {{"on", true}, {"off", false}};
@@ -53,6 +57,14 @@ int Run(ReconstructArgs& args, const std::string& command_line) {
   options.matching.num_threads = args.num_threads;
   options.mapper.num_threads = args.num_threads;
   options.camera_model = CameraModelFromName(args.camera_model);
+  options.pair_selection.mode =
+      args.matcher == MatcherChoice::kSequential ? PairSelection::kSequential : PairSelection::kExhaustive;
+  if (args.matcher == MatcherChoice::kKlt) {
+    options.correspondences = CorrespondenceSource::kKltTracks;
+    options.klt.sequence.device = args.device;
+    options.klt.max_image_size = options.extraction.max_image_size;
+    options.klt.num_threads = args.num_threads;
+  }
   options.Check();
   EnsureWritableDirectory(args.out_dir);  // fail before hours of work, not after
 
@@ -116,12 +128,18 @@ CommandRunner AddReconstructCommand(CLI::App& app) {
   app.add_option("--edge-test", args->edge_test, "SIFT edge-response test: on or off")
       ->transform(CLI::CheckedTransformer(kOnOff, CLI::ignore_case))
       ->default_str("on");
-  app.add_option("--matcher", o.pair_selection.mode,
-                 "Pairs to match: exhaustive (all pairs) or sequential (next --overlap images "
-                 "in name order)")
+  app.add_option("--matcher", args->matcher,
+                 "Correspondences: exhaustive (all pairs), sequential (next --overlap images in "
+                 "name order), or klt (KLT tracking through the images in name order, for "
+                 "video-like sequences)")
       ->transform(CLI::CheckedTransformer(kMatcherNames, CLI::ignore_case))
       ->default_str("exhaustive");
   app.add_option("--overlap", o.pair_selection.overlap, "Sequential matcher: images ahead")
+      ->capture_default_str();
+  app.add_option("--klt-features", o.klt.klt.max_features, "KLT: features kept alive per frame")
+      ->capture_default_str();
+  app.add_option("--klt-max-gap", o.klt.sequence.max_frame_gap,
+                 "KLT: pairs link frames up to this far apart (powers of two)")
       ->capture_default_str();
   app.add_option("--camera-model", args->camera_model, "PINHOLE, SIMPLE_RADIAL or RADIAL")
       ->capture_default_str();

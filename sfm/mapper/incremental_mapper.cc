@@ -289,8 +289,11 @@ void Mapper::LocalRefinement(int image_id) {
   ba.num_threads = options_.num_threads;
   const BundleAdjustmentConfig config =
       ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
-  RunBundleAdjustment(ba, config, &scene_);
+  const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_local_ba;
+  PROJ_LOG(kDebug, "local BA: " << report.num_variable_images << " images, "
+                                << report.num_observations << " observations, "
+                                << report.num_iterations << " iterations, " << report.time_s << " s");
   FilterPoints(&scene_, options_.max_reproj_error_px, options_.min_tri_angle_deg);
 }
 
@@ -299,8 +302,13 @@ void Mapper::GlobalRefinement(int max_iterations) {
   ba.max_iterations = max_iterations;
   ba.refine_principal_point = options_.refine_principal_point;
   ba.num_threads = options_.num_threads;
-  RunBundleAdjustment(ba, ConfigForGlobal(scene_), &scene_);
+  const auto report = RunBundleAdjustment(ba, ConfigForGlobal(scene_), &scene_);
   ++summary_.num_global_ba;
+  PROJ_LOG(kDebug, "global BA: " << report.num_variable_images << " images, "
+                                 << report.num_observations << " observations, "
+                                 << report.num_iterations << " iterations, " << report.time_s
+                                 << " s, rms " << report.initial_rms_px << " -> "
+                                 << report.final_rms_px << " px");
   FilterPoints(&scene_, options_.max_reproj_error_px, options_.min_tri_angle_deg);
   // Re-triangulate: the refined poses may now agree on tracks that failed before.
   Triangulate(kInvalidId);

@@ -10,33 +10,10 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "features/image_preprocessing.h"
-#include "io/exif.h"
 #include "io/image_decode.h"
+#include "sfm/pipeline/keypoint_colors.h"
 
 namespace proj {
-namespace {
-
-std::vector<Eigen::Matrix<uint8_t, 3, 1>> SampleColors(const Image& image,
-                                                       const FeatureSet& features) {
-  std::vector<Eigen::Matrix<uint8_t, 3, 1>> colors(features.size());
-  for (int i = 0; i < features.size(); ++i) {
-    const int x = std::clamp(static_cast<int>(features.keypoints[i].x), 0, image.width - 1);
-    const int y = std::clamp(static_cast<int>(features.keypoints[i].y), 0, image.height - 1);
-    const uint8_t* p = image.pixel(x, y);
-    colors[i] = image.channels == 3 ? Eigen::Matrix<uint8_t, 3, 1>(p[0], p[1], p[2])
-                                    : Eigen::Matrix<uint8_t, 3, 1>(p[0], p[0], p[0]);
-  }
-  return colors;
-}
-
-std::string CameraLabel(const ExifData& exif) {
-  std::string label = exif.make;
-  if (!exif.model.empty()) label += (label.empty() ? "" : " ") + exif.model;
-  return label;
-}
-
-}  // namespace
-
 void ExtractionOptions::Check() const {
   features.Check();
   PROJ_REQUIRE(max_image_size == 0 || max_image_size >= 64,
@@ -63,14 +40,7 @@ ExtractionResult ExtractFeatures(const ExtractionOptions& options,
     const std::string name = std::filesystem::path(paths[i]).filename().string();
     try {
       Image image = ReadImageFile(paths[i]);
-      ImageRecord record;
-      record.name = name;
-      record.path = paths[i];
-      record.width = image.width;
-      record.height = image.height;
-      const ExifData exif = ReadExif(paths[i]);
-      record.exif_focal_px = FocalLengthPixelsFromExif(exif, image.width, image.height);
-      record.camera_label = CameraLabel(exif);
+      ImageRecord record = MakeImageRecord(paths[i], image);
       double scale = 1.0;
       const GrayImage grey = LimitImageSize(ToGrayImage(image), options.max_image_size, &scale);
       if (serialize) {

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include "features/feature_types.h"
+#include "io/image.h"
 
 namespace proj {
 
@@ -21,6 +22,10 @@ struct ImageRecord {
   FeatureSet features;         // keypoints in original-image pixels
   std::vector<Eigen::Matrix<uint8_t, 3, 1>> colors;  // RGB at each keypoint
 };
+
+// A record for the decoded `image` of file `path`: name, size, EXIF focal prior and camera
+// label (make and model), no features yet.
+ImageRecord MakeImageRecord(const std::string& path, const Image& image);
 
 struct SkippedImage {
   std::string name;

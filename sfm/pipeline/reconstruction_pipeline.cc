@@ -15,7 +15,11 @@
 namespace proj {
 
 void ReconstructionOptions::Check() const {
-  extraction.Check();
+  if (correspondences == CorrespondenceSource::kKltTracks) {
+    klt.Check();
+  } else {
+    extraction.Check();
+  }
   pair_selection.Check();
   matching.Check();
   two_view.Check();
@@ -92,6 +96,22 @@ std::vector<VerifiedPair> VerifyPairs(const ReconstructionOptions& options, cons
   return verified;
 }
 
+// Matches the descriptors of the records' features for every pair (moved out and back, so
+// the matcher sees one contiguous list without copies).
+std::vector<std::vector<FeatureMatch>> MatchDescriptors(const DescriptorMatchOptions& options,
+                                                        const std::vector<ImagePair>& pairs,
+                                                        ReconstructionResult* result) {
+  std::vector<FeatureSet> features;
+  features.reserve(result->records.size());
+  for (auto& record : result->records) features.push_back(std::move(record.features));
+  auto matcher = CreateDescriptorMatcher(options);
+  result->matcher = matcher->Description();
+  Progress progress("matching", static_cast<int>(pairs.size()), "pairs");
+  auto matches = matcher->MatchPairs(features, pairs, &progress);
+  for (size_t i = 0; i < features.size(); ++i) result->records[i].features = std::move(features[i]);
+  return matches;
+}
+
 }  // namespace
 
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
@@ -105,11 +125,27 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
                                       << " image file(s) (.jpg, .jpeg, .png); at least two are needed");
 
   Timer timer;
-  ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
-  result.times.Add("feature_extraction", timer.ElapsedSeconds());
-  result.extractor = extraction.extractor_description;
-  result.skipped = std::move(extraction.skipped);
-  result.records = std::move(extraction.images);
+  std::vector<ImagePair> pairs;
+  std::vector<std::vector<FeatureMatch>> matches;
+  if (options.correspondences == CorrespondenceSource::kKltTracks) {
+    KltStageResult tracked = TrackImageSequence(options.klt, paths);
+    result.times.Add("decoding", tracked.decode_seconds);
+    result.times.Add("klt_tracking", tracked.tracking_seconds);
+    result.extractor = "klt: " + tracked.tracker_description;
+    result.matcher = "klt tracks";
+    result.skipped = std::move(tracked.skipped);
+    result.records = std::move(tracked.images);
+    for (auto& pair : tracked.putative_pairs) {
+      pairs.push_back(pair.pair);
+      matches.push_back(std::move(pair.matches));
+    }
+  } else {
+    ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
+    result.times.Add("feature_extraction", timer.ElapsedSeconds());
+    result.extractor = extraction.extractor_description;
+    result.skipped = std::move(extraction.skipped);
+    result.records = std::move(extraction.images);
+  }
   result.statistics.num_usable_images = static_cast<int>(result.records.size());
   for (const auto& record : result.records) result.statistics.num_features += record.features.size();
   PROJ_REQUIRE(result.records.size() >= 2,
@@ -117,27 +153,17 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
                        << images_dir << "' could be read as images; at least two are needed");
   PROJ_LOG(kInfo, "features: " << result.statistics.num_features << " in "
                                << result.records.size() << " images");
-
   result.scene = SceneFromRecords(options, result.records);
   result.statistics.num_cameras = static_cast<int>(result.scene.cameras.size());
 
-  timer.Restart();
-  const std::vector<ImagePair> pairs =
-      SelectImagePairs(options.pair_selection, static_cast<int>(result.records.size()));
-  std::vector<FeatureSet> features;
-  features.reserve(result.records.size());
-  for (auto& record : result.records) features.push_back(std::move(record.features));
-  auto matcher = CreateDescriptorMatcher(options.matching);
-  result.matcher = matcher->Description();
-  std::vector<std::vector<FeatureMatch>> matches;
-  {
-    Progress progress("matching", static_cast<int>(pairs.size()), "pairs");
-    matches = matcher->MatchPairs(features, pairs, &progress);
+  if (options.correspondences == CorrespondenceSource::kDescriptors) {
+    timer.Restart();
+    pairs = SelectImagePairs(options.pair_selection, static_cast<int>(result.records.size()));
+    matches = MatchDescriptors(options.matching, pairs, &result);
+    result.times.Add("matching", timer.ElapsedSeconds());
   }
-  for (size_t i = 0; i < features.size(); ++i) result.records[i].features = std::move(features[i]);
   result.statistics.num_pairs_matched = static_cast<int>(pairs.size());
   for (const auto& m : matches) result.statistics.num_putative_matches += m.size();
-  result.times.Add("matching", timer.ElapsedSeconds());
 
   timer.Restart();
   const std::vector<VerifiedPair> verified = VerifyPairs(options, result.scene, pairs, matches);

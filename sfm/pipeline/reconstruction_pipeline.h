@@ -12,12 +12,19 @@
 #include "matching/two_view_geometry.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/pipeline/extraction_stage.h"
+#include "sfm/pipeline/klt_stage.h"
 #include "sfm/scene.h"
 
 namespace proj {
 
+// Where putative correspondences come from: descriptor matching of selected pairs, or KLT
+// tracking through the images in name order (ordered sequences).
+enum class CorrespondenceSource { kDescriptors, kKltTracks };
+
 struct ReconstructionOptions {
+  CorrespondenceSource correspondences = CorrespondenceSource::kDescriptors;
   ExtractionOptions extraction;
+  KltStageOptions klt;
   PairSelectionOptions pair_selection;
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;

@@ -43,5 +43,22 @@ TEST(Reconstruction, FountainP11At1600PxFullyRegisteredWithin15mm) {
   EXPECT_LE(evaluation.median_position_error, 0.015);
 }
 
+TEST(Reconstruction, SyntheticSequenceWithKltFullyRegistered) {
+  SetLogLevel(LogLevel::kWarning);
+  const std::string dir = testing::MakeTempDir("synthetic_sequence");
+  SyntheticSceneOptions scene;
+  scene.sequence = true;
+  scene.num_frames = 60;
+  WriteSyntheticScene(scene, dir);
+  ReconstructionOptions options = CpuOptions();
+  options.correspondences = CorrespondenceSource::kKltTracks;
+  options.klt.sequence.device = ComputeDevice::kCpu;
+  const ReconstructionResult result = ReconstructFolder(options, dir + "/images");
+  ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
+  const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
+  EXPECT_EQ(evaluation.num_registered, 60);
+  EXPECT_LT(evaluation.max_rotation_error_deg, 0.1);
+}
+
 }  // namespace
 }  // namespace proj

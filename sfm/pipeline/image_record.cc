@@ -1,0 +1,22 @@
+#include "sfm/pipeline/image_record.h"
+
+#include <filesystem>
+
+#include "io/exif.h"
+
+namespace proj {
+
+ImageRecord MakeImageRecord(const std::string& path, const Image& image) {
+  ImageRecord record;
+  record.name = std::filesystem::path(path).filename().string();
+  record.path = path;
+  record.width = image.width;
+  record.height = image.height;
+  const ExifData exif = ReadExif(path);
+  record.exif_focal_px = FocalLengthPixelsFromExif(exif, image.width, image.height);
+  record.camera_label = exif.make;
+  if (!exif.model.empty()) record.camera_label += (record.camera_label.empty() ? "" : " ") + exif.model;
+  return record;
+}
+
+}  // namespace proj
