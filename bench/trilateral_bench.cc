@@ -4,6 +4,8 @@
 //   trilateral_bench [--image PATH] [--sizes 100x100,640x640,...] [--sigma-c 3]
 //                    [--cpu] [--cpu-full-max 320] [--gpu] [--gpu-repeats 10]
 //                    [--published-max-pixels 2100000] [--check-max-pixels 410000] [--out FILE]
+//                    [--sift] (also: Gaussian vs trilateral SIFT, time and keypoints, on the
+//                    devices selected by --cpu / --gpu; edge test on and off)
 //
 // Crops: the photo is downscaled (area) to 1280 or 2000 px wide, or used at full size,
 // whichever is the smallest that holds the size, and cropped at its centre.
@@ -24,6 +26,7 @@
 #include "core/timer.h"
 #include "cuda/device.h"
 #include "cuda/trilateral/trilateral_gpu.h"
+#include "features/feature_extractor.h"
 #include "features/image_preprocessing.h"
 #include "features/trilateral/trilateral_filter.h"
 #include "io/image_decode.h"
@@ -199,6 +202,8 @@ int Main(int argc, char** argv) {
   int cpu_full_max = 320, gpu_repeats = 10;
   long published_max_pixels = 2100000, check_max_pixels = 410000;
   std::string out_path;
+  bool run_sift = false;
+  app.add_flag("--sift", run_sift, "also time Gaussian vs trilateral SIFT");
   app.add_option("--image", image_path, "photo to crop (JPEG/PNG), or 'synthetic' (worst case)")->required();
   app.add_option("--sizes", sizes_text, "comma-separated WxH list");
   app.add_option("--sigma-c", sigma_c, "spatial sigma, pixels");
@@ -330,7 +335,41 @@ int Main(int argc, char** argv) {
       }
     }
   }
-  const std::string text = md.str() + "\n" + gpu_md.str();
+  std::ostringstream sift_md;
+  if (run_sift) {
+    sift_md << "\n### SIFT, Gaussian vs trilateral scale space (one run after one warm-up)\n\n"
+            << "| size | device | scale space | edge test | time ms | keypoints |\n|---|---|---|---|---|---|\n";
+    for (const Size& size : sizes) {
+      const GrayImage& source = (size.width <= small.width && size.height <= small.height) ? small
+                                : (size.width <= medium.width && size.height <= medium.height) ? medium
+                                                                                                 : full;
+      const GrayImage crop = synthetic ? SyntheticImage(size) : CentreCrop(source, size);
+      const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height);
+      std::vector<ComputeDevice> devices;
+      if (run_cpu) devices.push_back(ComputeDevice::kCpu);
+      if (run_gpu) devices.push_back(ComputeDevice::kGpu);
+      for (ComputeDevice device : devices) {
+        for (ScaleSpaceType space : {ScaleSpaceType::kGaussian, ScaleSpaceType::kTrilateral}) {
+          for (bool edge_test : {true, false}) {
+            FeatureOptions options;
+            options.device = device;
+            options.scale_space = space;
+            options.edge_test = edge_test;
+            std::unique_ptr<FeatureExtractor> extractor = CreateFeatureExtractor(options);
+            extractor->Extract(crop);  // warm-up
+            Timer timer;
+            const FeatureSet features = extractor->Extract(crop);
+            const double ms = timer.ElapsedSeconds() * 1e3;
+            sift_md << "| " << name << " | " << (device == ComputeDevice::kCpu ? "cpu" : "gpu") << " | "
+                    << (space == ScaleSpaceType::kGaussian ? "gaussian" : "trilateral") << " | "
+                    << (edge_test ? "on" : "off") << " | " << Fixed(ms) << " | " << features.size() << " |\n";
+            std::cerr << sift_md.str().substr(sift_md.str().rfind("| " + name)) << std::flush;
+          }
+        }
+      }
+    }
+  }
+  const std::string text = md.str() + "\n" + gpu_md.str() + sift_md.str();
   std::cout << text;
   if (!out_path.empty()) std::ofstream(out_path) << text;
   return 0;
