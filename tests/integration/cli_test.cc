@@ -54,7 +54,7 @@ TEST(Cli, MixedFolderReconstructsFromRealPhotosAndNamesBadFiles) {
   std::ofstream(in + "/empty.jpg").close();
   std::ofstream(in + "/notes.jpg") << "this is a text file, not a photo\n";
   const RunResult run =
-      RunSfm(in + " -o " + dir + "/out --device cpu --max-image-size 1000 --threads 2");
+      RunSfm("reconstruct " + in + " -o " + dir + "/out --device cpu --max-image-size 1000 --threads 2");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   for (const char* bad : {"truncated.jpg", "empty.jpg", "notes.jpg"}) {
     EXPECT_NE(run.output.find(bad), std::string::npos) << bad << " not named:\n" << run.output;
@@ -71,13 +71,13 @@ TEST(Cli, FewerThanTwoUsableImagesIsExitCode2) {
   fs::create_directories(dir + "/images");
   std::ofstream(dir + "/images/a.jpg") << "not an image";
   std::ofstream(dir + "/images/b.png").close();
-  const RunResult run = RunSfm(dir + "/images -o " + dir + "/out --device cpu");
+  const RunResult run = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out --device cpu");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("at least two"), std::string::npos) << run.output;
 }
 
 TEST(Cli, MissingFolderIsExitCode2) {
-  const RunResult run = RunSfm("/nonexistent/folder -o /tmp/unused_out --device cpu");
+  const RunResult run = RunSfm("reconstruct /nonexistent/folder -o /tmp/unused_out --device cpu");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("/nonexistent/folder"), std::string::npos) << run.output;
 }
@@ -87,7 +87,7 @@ TEST(Cli, UnwritableOutputFolderIsExitCode2) {
   fs::create_directories(dir + "/images");
   std::ofstream(dir + "/blocker") << "a file where the output folder's parent should be";
   // Works as root too: nothing can create a folder below a regular file.
-  const RunResult run = RunSfm(dir + "/images -o " + dir + "/blocker/out --device cpu");
+  const RunResult run = RunSfm("reconstruct " + dir + "/images -o " + dir + "/blocker/out --device cpu");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("blocker/out"), std::string::npos) << run.output;
 }
@@ -95,7 +95,7 @@ TEST(Cli, UnwritableOutputFolderIsExitCode2) {
 TEST(Cli, GpuWithoutGpuIsAClearError) {
   const std::string dir = testing::MakeTempDir("cli_gpu");
   fs::create_directories(dir + "/images");
-  const RunResult probe = RunSfm(dir + "/images -o " + dir + "/out --device gpu");
+  const RunResult probe = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out --device gpu");
   if (probe.output.find("no GPU") == std::string::npos) {
     GTEST_SKIP() << "a GPU is present; nothing to check";
   }
