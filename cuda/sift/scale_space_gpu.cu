@@ -8,11 +8,96 @@
 namespace proj::cuda {
 namespace {
 
-constexpr int kRowTile = 128;  // outputs per block row in the horizontal pass
-constexpr int kRowBlockRows = 4;
-constexpr int kColumnTileX = 32;
-constexpr int kColumnTileRows = 32;  // outputs per block column in the vertical pass
-constexpr int kColumnThreadsY = 8;
+// Fused separable blur: a block of 256 threads computes a kTileX x kTileY output tile. It
+// loads the input tile with a radius-R halo (replicated borders) into shared memory, runs
+// the horizontal pass over all tile rows (halo rows included; 4 outputs per thread from
+// registers) into a second shared tile, then the vertical pass (8 consecutive rows per
+// thread from registers). Taps are summed from -R to +R as on the CPU, and the horizontal
+// pass of a clamped row equals the CPU's horizontal pass of that row, so the result is
+// bit-identical to the two-pass version (this file is compiled without FMA contraction).
+constexpr int kTileX = 64;
+constexpr int kTileY = 32;
+constexpr int kBlurThreads = 256;
+constexpr int kRowsPerThread = 8;  // vertical pass: kTileX * kTileY / kBlurThreads
+
+template <int R>
+struct BlurGeometry {
+  static constexpr int kRows = kTileY + 2 * R;
+  static constexpr int kPitch = (kTileX + 2 * R + 6) / 4 * 4;  // float4 reads stay inside
+  static constexpr int kRowValues = (4 + 2 * R + 3) / 4 * 4;   // values a horizontal thread reads
+  static constexpr size_t kSharedBytes = sizeof(float) * (kRows * kPitch + kRows * kTileX);
+};
+
+template <int R>
+__global__ void __launch_bounds__(kBlurThreads)
+    BlurKernel(const float* __restrict__ in, int width, int height, BlurTaps taps,
+               float* __restrict__ out, const float* previous, float* dog) {
+  using G = BlurGeometry<R>;
+  extern __shared__ float4 shared4[];
+  float* tile = reinterpret_cast<float*>(shared4);
+  float* rowsum = tile + G::kRows * G::kPitch;
+  const int tid = threadIdx.x;
+  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY;
+  for (int i = tid; i < G::kRows * G::kPitch; i += kBlurThreads) {
+    const int ty = i / G::kPitch, tx = i - ty * G::kPitch;
+    const int gy = min(max(y0 + ty - R, 0), height - 1);
+    const int gx = min(max(x0 + tx - R, 0), width - 1);
+    tile[i] = in[static_cast<size_t>(gy) * width + gx];
+  }
+  __syncthreads();
+  {
+    constexpr int kThreadsPerRow = kTileX / 4;
+    const int hx = tid % kThreadsPerRow;
+    for (int ty = tid / kThreadsPerRow; ty < G::kRows; ty += kBlurThreads / kThreadsPerRow) {
+      const float4* t = reinterpret_cast<const float4*>(tile + ty * G::kPitch + 4 * hx);
+      float v[G::kRowValues];
+#pragma unroll
+      for (int q = 0; q < G::kRowValues / 4; ++q) {
+        const float4 f = t[q];
+        v[4 * q] = f.x;
+        v[4 * q + 1] = f.y;
+        v[4 * q + 2] = f.z;
+        v[4 * q + 3] = f.w;
+      }
+      float sum[4] = {0, 0, 0, 0};
+#pragma unroll
+      for (int k = 0; k <= 2 * R; ++k) {
+#pragma unroll
+        for (int m = 0; m < 4; ++m) sum[m] += taps.weights[k] * v[m + k];
+      }
+      reinterpret_cast<float4*>(rowsum + ty * kTileX)[hx] = make_float4(sum[0], sum[1], sum[2], sum[3]);
+    }
+  }
+  __syncthreads();
+  const int vx = tid % kTileX, vy0 = (tid / kTileX) * kRowsPerThread;
+  const int x = x0 + vx;
+  if (x >= width) return;
+  float v[kRowsPerThread + 2 * R];
+#pragma unroll
+  for (int m = 0; m < kRowsPerThread + 2 * R; ++m) v[m] = rowsum[(vy0 + m) * kTileX + vx];
+#pragma unroll
+  for (int j = 0; j < kRowsPerThread; ++j) {
+    const int y = y0 + vy0 + j;
+    if (y >= height) return;
+    float sum = 0;
+#pragma unroll
+    for (int k = 0; k <= 2 * R; ++k) sum += taps.weights[k] * v[j + k];
+    const size_t i = static_cast<size_t>(y) * width + x;
+    out[i] = sum;
+    if (dog != nullptr) {
+      const float below = previous == in ? tile[(vy0 + j + R) * G::kPitch + vx + R] : previous[i];
+      dog[i] = sum - below;
+    }
+  }
+}
+
+template <int R>
+void LaunchBlur(const float* in, int width, int height, const BlurTaps& taps, float* out,
+                const float* previous, float* dog, cudaStream_t stream) {
+  const dim3 grid((width + kTileX - 1) / kTileX, (height + kTileY - 1) / kTileY);
+  BlurKernel<R><<<grid, kBlurThreads, BlurGeometry<R>::kSharedBytes, stream>>>(
+      in, width, height, taps, out, previous, dog);
+}
 
 __global__ void PrepareInputKernel(const void* input, bool input_is_bytes, int width, int height,
                                    bool upsample, float* out) {
@@ -45,54 +130,6 @@ __global__ void DecimateKernel(const float* in, int width, int out_width, int ou
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= out_width || y >= out_height) return;
   out[static_cast<size_t>(y) * out_width + x] = in[(2 * static_cast<size_t>(y)) * width + 2 * x];
-}
-
-// Horizontal pass: a block computes kRowBlockRows rows of kRowTile outputs from a shared
-// tile with replicated borders. Taps are summed from -radius to +radius (CPU order).
-__global__ void BlurRowsKernel(const float* in, int width, int height, BlurTaps taps, float* out) {
-  __shared__ float tile[kRowBlockRows][kRowTile + 2 * kMaxBlurRadius];
-  const int r = taps.radius;
-  const int x0 = blockIdx.x * kRowTile;
-  const int y = blockIdx.y * kRowBlockRows + threadIdx.y;
-  if (y < height) {
-    const float* row = in + static_cast<size_t>(y) * width;
-    for (int i = threadIdx.x; i < kRowTile + 2 * r; i += blockDim.x) {
-      const int x = min(max(x0 + i - r, 0), width - 1);
-      tile[threadIdx.y][i] = row[x];
-    }
-  }
-  __syncthreads();
-  const int x = x0 + threadIdx.x;
-  if (y >= height || x >= width) return;
-  float sum = 0;
-  for (int k = 0; k <= 2 * r; ++k) sum += taps.weights[k] * tile[threadIdx.y][threadIdx.x + k];
-  out[static_cast<size_t>(y) * width + x] = sum;
-}
-
-// Vertical pass: a block computes kColumnTileRows x kColumnTileX outputs; each thread four
-// rows. Optionally writes the difference with the level below (DoG).
-__global__ void BlurColumnsKernel(const float* in, int width, int height, BlurTaps taps,
-                                  float* out, const float* previous, float* dog) {
-  __shared__ float tile[kColumnTileRows + 2 * kMaxBlurRadius][kColumnTileX + 1];
-  const int r = taps.radius;
-  const int x = blockIdx.x * kColumnTileX + threadIdx.x;
-  const int y0 = blockIdx.y * kColumnTileRows;
-  const int xc = min(x, width - 1);
-  for (int i = threadIdx.y; i < kColumnTileRows + 2 * r; i += kColumnThreadsY) {
-    const int y = min(max(y0 + i - r, 0), height - 1);
-    tile[i][threadIdx.x] = in[static_cast<size_t>(y) * width + xc];
-  }
-  __syncthreads();
-  if (x >= width) return;
-  for (int j = threadIdx.y; j < kColumnTileRows; j += kColumnThreadsY) {
-    const int y = y0 + j;
-    if (y >= height) return;
-    float sum = 0;
-    for (int k = 0; k <= 2 * r; ++k) sum += taps.weights[k] * tile[j + k][threadIdx.x];
-    const size_t i = static_cast<size_t>(y) * width + x;
-    out[i] = sum;
-    if (dog != nullptr) dog[i] = sum - previous[i];
-  }
 }
 
 __global__ void DifferenceKernel(const float* a, const float* b, int count, float* out) {
@@ -135,16 +172,21 @@ void LaunchDecimate(const float* in, int width, int height, float* out, cudaStre
 }
 
 void LaunchGaussianBlur(const float* in, int width, int height, const BlurTaps& taps,
-                        float* scratch, float* out, const float* previous, float* dog,
+                        float* /*scratch*/, float* out, const float* previous, float* dog,
                         cudaStream_t stream) {
-  const dim3 row_block(kRowTile, kRowBlockRows);
-  const dim3 row_grid(Blocks(width, kRowTile), Blocks(height, kRowBlockRows));
-  BlurRowsKernel<<<row_grid, row_block, 0, stream>>>(in, width, height, taps, scratch);
-  PROJ_CUDA_CHECK(cudaGetLastError());
-  const dim3 column_block(kColumnTileX, kColumnThreadsY);
-  const dim3 column_grid(Blocks(width, kColumnTileX), Blocks(height, kColumnTileRows));
-  BlurColumnsKernel<<<column_grid, column_block, 0, stream>>>(scratch, width, height, taps, out,
-                                                               previous, dog);
+  switch (taps.radius) {
+#define PROJ_SIFT_BLUR_CASE(R) \
+  case R:                      \
+    LaunchBlur<R>(in, width, height, taps, out, previous, dog, stream); \
+    break;
+    PROJ_SIFT_BLUR_CASE(1) PROJ_SIFT_BLUR_CASE(2) PROJ_SIFT_BLUR_CASE(3) PROJ_SIFT_BLUR_CASE(4)
+    PROJ_SIFT_BLUR_CASE(5) PROJ_SIFT_BLUR_CASE(6) PROJ_SIFT_BLUR_CASE(7) PROJ_SIFT_BLUR_CASE(8)
+    PROJ_SIFT_BLUR_CASE(9) PROJ_SIFT_BLUR_CASE(10) PROJ_SIFT_BLUR_CASE(11) PROJ_SIFT_BLUR_CASE(12)
+    PROJ_SIFT_BLUR_CASE(13) PROJ_SIFT_BLUR_CASE(14) PROJ_SIFT_BLUR_CASE(15) PROJ_SIFT_BLUR_CASE(16)
+#undef PROJ_SIFT_BLUR_CASE
+    default:
+      PROJ_CHECK(false, "GPU blur radius " << taps.radius << " out of range");
+  }
   PROJ_CUDA_CHECK(cudaGetLastError());
 }
 

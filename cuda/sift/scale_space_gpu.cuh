@@ -52,8 +52,10 @@ void LaunchPrepareInput(const void* input, bool input_is_bytes, int width, int h
                         bool upsample, float* out, cudaStream_t stream);
 // Every second sample: out is (width / 2) x (height / 2).
 void LaunchDecimate(const float* in, int width, int height, float* out, cudaStream_t stream);
-// Separable Gaussian blur of `in` into `out` through `scratch`; when `dog` is set it also
-// writes dog = out - previous (previous = the level below, may alias `in`).
+// Separable Gaussian blur of `in` into `out` (one fused kernel: both passes through shared
+// memory; `scratch` is no longer used and may be null); when `dog` is set it also writes
+// dog = out - previous (previous = the level below, usually `in`, which is read from the
+// shared tile then).
 void LaunchGaussianBlur(const float* in, int width, int height, const BlurTaps& taps,
                         float* scratch, float* out, const float* previous, float* dog,
                         cudaStream_t stream);

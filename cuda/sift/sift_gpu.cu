@@ -47,6 +47,8 @@ struct StagingSlot {
   cudaEvent_t upload_start = nullptr;
 };
 
+static_assert(sizeof(SiftGpuKeypoint) % 8 == 0, "descriptors follow the keypoints, 4-byte aligned");
+
 float LevelSigma(const SiftGpuOptions& o, int s) {
   return o.sigma0 * std::pow(2.0f, static_cast<float>(s) / o.levels_per_octave);
 }
@@ -59,6 +61,11 @@ struct SiftGpu::Impl {
   std::string device_name;
   cudaStream_t compute = nullptr;
   cudaStream_t upload = nullptr;
+  // The last two levels and the detection of octave o run on this stream (inside the
+  // captured graph) while the compute stream goes on with octave o + 1.
+  cudaStream_t detect_stream = nullptr;
+  cudaEvent_t octave_done[kMaxOctaves] = {};
+  cudaEvent_t detect_done = nullptr;
   StagingSlot slots[2];
   int next_enqueue = 0;
   int next_retrieve = 0;
@@ -73,10 +80,10 @@ struct SiftGpu::Impl {
   DeviceBuffer<int> counters;
   DeviceBuffer<uint8_t> sort_temp;
   size_t sort_temp_bytes = 0;
-  DeviceBuffer<SiftGpuKeypoint> out_keypoints;
-  DeviceBuffer<uint8_t> out_descriptors;
-  PinnedBuffer<SiftGpuKeypoint> host_keypoints;
-  PinnedBuffer<uint8_t> host_descriptors;
+  // Final results of n keypoints: n SiftGpuKeypoint, then n x 128 descriptor bytes, so that
+  // one copy brings both back.
+  DeviceBuffer<uint8_t> out_results;
+  PinnedBuffer<uint8_t> host_results;
   PinnedBuffer<int> host_counters;
   cudaEvent_t events[4] = {};
   SiftGpuTimings timings;
@@ -151,7 +158,10 @@ struct SiftGpu::Impl {
     const int first_width = Upsample(width, height) ? 2 * width : width;
     const int first_height = Upsample(width, height) ? 2 * height : height;
     pyramid.Reserve(Plan(width, height, nullptr));
-    scratch.Reserve(static_cast<size_t>(first_width) * first_height);
+    // The fused Gaussian blur needs no scratch; the trilateral smoother may.
+    if (options.scale_space != SiftGpuScaleSpace::kGaussian) {
+      scratch.Reserve(static_cast<size_t>(first_width) * first_height);
+    }
   }
 
   void BuildPyramid(const StagingSlot& slot) {
@@ -170,7 +180,7 @@ struct SiftGpu::Impl {
         if (base_sigma > input_sigma + 1e-6f) {
           LaunchGaussianBlur(g[1], w, h,
                              MakeBlurTaps(std::sqrt(base_sigma * base_sigma - input_sigma * input_sigma)),
-                             scratch.data(), g[0], nullptr, nullptr, compute);
+                             nullptr, g[0], nullptr, nullptr, compute);
         } else {
           PROJ_CUDA_CHECK(cudaMemcpyAsync(g[0], g[1], sizeof(float) * w * h,
                                           cudaMemcpyDeviceToDevice, compute));
@@ -179,14 +189,25 @@ struct SiftGpu::Impl {
         LaunchDecimate(table.gaussians[o - 1][S], table.width[o - 1], table.height[o - 1], g[0],
                        compute);
       }
+      const bool gaussian = options.scale_space == SiftGpuScaleSpace::kGaussian;
       for (int s = 0; s <= S + 1; ++s) {
         const float previous_sigma = LevelSigma(options, s - 1);
         const float target_sigma = LevelSigma(options, s);
-        if (options.scale_space == SiftGpuScaleSpace::kGaussian) {
+        if (gaussian) {
+          // Level S - 1 (index S) seeds the next octave; levels S and S + 1 and the detection
+          // go to the side stream, off the critical path of the next octaves.
+          cudaStream_t stream = compute;
+          if (s >= S) {
+            if (s == S) {
+              PROJ_CUDA_CHECK(cudaEventRecord(octave_done[o], compute));
+              PROJ_CUDA_CHECK(cudaStreamWaitEvent(detect_stream, octave_done[o], 0));
+            }
+            stream = detect_stream;
+          }
           LaunchGaussianBlur(g[s], w, h,
                              MakeBlurTaps(std::sqrt(target_sigma * target_sigma -
                                                     previous_sigma * previous_sigma)),
-                             scratch.data(), g[s + 1], g[s], dog[s], compute);
+                             nullptr, g[s + 1], g[s], dog[s], stream);
         } else {
 #ifdef PROJ_HAVE_CUDA_TRILATERAL
           LevelSmoothArgs args;
@@ -207,9 +228,15 @@ struct SiftGpu::Impl {
 #endif
         }
       }
+      if (!gaussian) {
+        PROJ_CUDA_CHECK(cudaEventRecord(octave_done[o], compute));
+        PROJ_CUDA_CHECK(cudaStreamWaitEvent(detect_stream, octave_done[o], 0));
+      }
       LaunchDetect(table, o, kernel_params, detections.data(), keys_in.data(), values_in.data(),
-                   counters.data(), options.max_candidates, compute);
+                   counters.data(), options.max_candidates, detect_stream);
     }
+    PROJ_CUDA_CHECK(cudaEventRecord(detect_done, detect_stream));
+    PROJ_CUDA_CHECK(cudaStreamWaitEvent(compute, detect_done, 0));
   }
 
   // Reads counters[index] back (synchronises the compute stream).
@@ -262,15 +289,14 @@ struct SiftGpu::Impl {
     const int num_out = std::min(num_oriented, options.max_features);
     PROJ_CUDA_CHECK(cudaEventRecord(events[2], compute));
 
+    const size_t keypoint_bytes = sizeof(SiftGpuKeypoint) * num_out;
+    const size_t result_bytes = keypoint_bytes + static_cast<size_t>(num_out) * 128;
     LaunchDescriptors(table, kernel_params, oriented.data(), values_out.data(), num_out,
-                      out_keypoints.data(), out_descriptors.data(), compute);
+                      reinterpret_cast<SiftGpuKeypoint*>(out_results.data()),
+                      out_results.data() + keypoint_bytes, compute);
     if (num_out > 0) {
-      PROJ_CUDA_CHECK(cudaMemcpyAsync(host_keypoints.data(), out_keypoints.data(),
-                                      sizeof(SiftGpuKeypoint) * num_out, cudaMemcpyDeviceToHost,
-                                      compute));
-      PROJ_CUDA_CHECK(cudaMemcpyAsync(host_descriptors.data(), out_descriptors.data(),
-                                      static_cast<size_t>(num_out) * 128, cudaMemcpyDeviceToHost,
-                                      compute));
+      PROJ_CUDA_CHECK(cudaMemcpyAsync(host_results.data(), out_results.data(), result_bytes,
+                                      cudaMemcpyDeviceToHost, compute));
     }
     PROJ_CUDA_CHECK(cudaEventRecord(events[3], compute));
     PROJ_CUDA_CHECK(cudaStreamSynchronize(compute));
@@ -278,9 +304,10 @@ struct SiftGpu::Impl {
     PROJ_CUDA_CHECK(cudaEventElapsedTime(&timings.pyramid_ms, events[0], events[1]));
     PROJ_CUDA_CHECK(cudaEventElapsedTime(&timings.select_ms, events[1], events[2]));
     PROJ_CUDA_CHECK(cudaEventElapsedTime(&timings.describe_ms, events[2], events[3]));
-    result.keypoints.assign(host_keypoints.data(), host_keypoints.data() + num_out);
-    result.descriptors.assign(host_descriptors.data(),
-                              host_descriptors.data() + static_cast<size_t>(num_out) * 128);
+    const auto* keypoints = reinterpret_cast<const SiftGpuKeypoint*>(host_results.data());
+    result.keypoints.assign(keypoints, keypoints + num_out);
+    result.descriptors.assign(host_results.data() + keypoint_bytes,
+                              host_results.data() + result_bytes);
     return result;
   }
 };
@@ -301,6 +328,11 @@ SiftGpu::SiftGpu(const SiftGpuOptions& options, int device) : impl_(std::make_un
   m.device_name = prop.name;
   PROJ_CUDA_CHECK(cudaStreamCreateWithFlags(&m.compute, cudaStreamNonBlocking));
   PROJ_CUDA_CHECK(cudaStreamCreateWithFlags(&m.upload, cudaStreamNonBlocking));
+  PROJ_CUDA_CHECK(cudaStreamCreateWithFlags(&m.detect_stream, cudaStreamNonBlocking));
+  for (cudaEvent_t& event : m.octave_done) {
+    PROJ_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  }
+  PROJ_CUDA_CHECK(cudaEventCreateWithFlags(&m.detect_done, cudaEventDisableTiming));
   for (StagingSlot& slot : m.slots) {
     PROJ_CUDA_CHECK(cudaEventCreate(&slot.uploaded));
     PROJ_CUDA_CHECK(cudaEventCreate(&slot.upload_start));
@@ -329,10 +361,10 @@ SiftGpu::SiftGpu(const SiftGpuOptions& options, int device) : impl_(std::make_un
   m.values_out.Reserve(capacity);
   m.counters.Reserve(2);
   m.host_counters.Reserve(2);
-  m.out_keypoints.Reserve(options.max_features);
-  m.out_descriptors.Reserve(static_cast<size_t>(options.max_features) * 128);
-  m.host_keypoints.Reserve(options.max_features);
-  m.host_descriptors.Reserve(static_cast<size_t>(options.max_features) * 128);
+  const size_t result_capacity =
+      static_cast<size_t>(options.max_features) * (sizeof(SiftGpuKeypoint) + 128);
+  m.out_results.Reserve(result_capacity);
+  m.host_results.Reserve(result_capacity);
   PROJ_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
       nullptr, m.sort_temp_bytes, m.keys_in.data(), m.keys_out.data(), m.values_in.data(),
       m.values_out.data(), options.max_candidates, 0, 32, m.compute));
@@ -349,11 +381,14 @@ SiftGpu::~SiftGpu() {
     cudaEventDestroy(slot.upload_start);
   }
   for (cudaEvent_t event : m.events) cudaEventDestroy(event);
+  for (cudaEvent_t event : m.octave_done) cudaEventDestroy(event);
+  cudaEventDestroy(m.detect_done);
   for (auto& graph : m.graphs) {
     if (graph.exec != nullptr) cudaGraphExecDestroy(graph.exec);
   }
   cudaStreamDestroy(m.compute);
   cudaStreamDestroy(m.upload);
+  cudaStreamDestroy(m.detect_stream);
 }
 
 void SiftGpu::Reserve(int width, int height) {

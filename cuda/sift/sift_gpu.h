@@ -5,8 +5,10 @@
 // Design: one SiftGpu owns a compute stream, an upload stream, two pinned staging slots and
 // every device buffer (the whole pyramid, candidate lists, outputs); buffers grow only when
 // a larger image arrives, so a run over same-sized images allocates nothing per image.
-// The pyramid is built with separable shared-memory Gaussian filters (DoG fused into the
-// vertical pass); extrema detection, refinement and compaction (atomics) run on the device;
+// The pyramid is built with one fused kernel per level (both separable Gaussian passes
+// through shared memory, DoG written by the same kernel); the last levels and the extrema
+// detection of an octave overlap the next octave on a second stream; detection, refinement
+// and compaction (atomics) run on the device;
 // the strongest max_features are selected by a device radix sort; orientations and
 // descriptors run one warp per keypoint; only the final keypoints and descriptors are
 // copied back.
