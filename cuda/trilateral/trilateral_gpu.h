@@ -4,18 +4,17 @@
 // Conformance with the float CPU reference (features/trilateral/trilateral_filter.h):
 // gx, gy, g, sigma_r and the level map L are bit-identical; the output is within
 // 1e-5 * (max I - min I) (spec §6). Two methods:
-//  - kPublished (default; conformance verified on an H200): the method of the 2024 thesis,
-//    extended to every step: one thread per pixel, pixels stably sorted by window size, the
-//    full (2r+1)^2 detail window with two expf per tap, the min-max stack as 2*levelMax
-//    planes, the two middle steps on two streams.
-//  - kOptimized (EXPERIMENTAL, not conformant yet): the level map grown ring by ring from a
-//    shared-memory tile (no stack planes; its L map was verified bit-identical); detail taps
-//    restricted to those whose float domain weight is non-zero (a disk of radius ~14.4
-//    sigma_c: the skipped taps are exactly 0 in float); one exp per tap; pixels sorted by
-//    level, largest first, consumed by a persistent grid (a warp per pixel for windows of
-//    17x17 and more, a thread per pixel for the small ones). Its detail kernel gave wrong
-//    outputs on the H200 (see bench/RESULTS-trilateral.md); it has been rewritten since
-//    without a GPU run. Do not use it for results until tests/cuda/trilateral_gpu_test passes.
+//  - kOptimized (default): the level map grown ring by ring from a shared-memory tile (no
+//    stack planes); detail taps restricted to those whose float domain weight is non-zero
+//    (a disk of radius ~14.4 sigma_c: the skipped taps weigh exactly 0 in float); one exp2 per
+//    tap; pixels sorted by level, largest first, consumed by a persistent grid (a warp per
+//    pixel for windows of 17x17 and more, a thread per pixel for the small ones). Its
+//    per-pixel logic (cuda/trilateral/trilateral_detail.cuh) is also run on the host by
+//    tests/cuda/trilateral_detail_emulation_test.cu.
+//  - kPublished: the method of the 2024 thesis, extended to every step, kept for the
+//    comparison: one thread per pixel, pixels stably sorted by window size, the full
+//    (2r+1)^2 detail window with two expf per tap, the min-max stack as 2*levelMax planes, the
+//    two middle steps on two streams.
 // `fast_math` (kOptimized only) uses the flush-to-zero ex2 approximation for the weights and
 // the corresponding smaller disk (~13.2 sigma_c).
 //
@@ -38,7 +37,7 @@ struct TrilateralGpuOptions {
   int level_max_override = 0;    // > 0 replaces levelMax; 0 = floor(log2 min(W,H)) + 1
   int trunc_radius = 0;          // > 0 caps the detail half-window (inexact); 0 = off
   bool constant_guard = true;    // sigma_r == 0: output = input (else NaN, as the reference)
-  TrilateralGpuMethod method = TrilateralGpuMethod::kPublished;
+  TrilateralGpuMethod method = TrilateralGpuMethod::kOptimized;
   bool fast_math = false;        // approximate ex2 in the detail stage (kOptimized only)
   void Check() const;            // throws InputError naming the bad field
 };

@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/trilateral/trilateral_detail.cuh"
 
 namespace proj::cuda::trilateral {
 namespace {
 
-constexpr float kLog2e = 1.4426950408889634f;
 constexpr int kTileX = 32;
 constexpr int kTileY = 8;
 constexpr int kDetailThreads = 256;
@@ -216,11 +216,6 @@ __global__ void LevelKeysKernel(const uint8_t* __restrict__ level, int count, in
   if (threadIdx.x < kMaxLevels && local[threadIdx.x] != 0) atomicAdd(&counts[threadIdx.x], local[threadIdx.x]);
 }
 
-__device__ __forceinline__ int DetailRadius(int l, int trunc_radius) {
-  const int r = l == 0 ? 0 : 1 << (l - 1);
-  return trunc_radius > 0 ? min(r, trunc_radius) : r;
-}
-
 // The published method: the full clipped square, two expf per tap, float sums.
 __global__ void DetailPublishedKernel(DetailArgs a, int count) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -250,55 +245,19 @@ __global__ void DetailPublishedKernel(DetailArgs a, int count) {
   a.output[p] = c + sum_wd / sum_w;
 }
 
-__device__ __forceinline__ float Exp2Ftz(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
-// One tap of the optimised kernel: w = 2^-(s kd + d^2 kr) with log2(e) folded into kd, kr.
-// `value` is I(q) for the tap at offset (m, n).
-template <bool kFast>
-__device__ __forceinline__ void DetailTap(float value, int m, int n, float c, float gx, float gy,
-                                          float kd, float kr, float& sum_w, float& sum_wd) {
-  const float d = value - (c + gx * m + gy * n);
-  const float e = static_cast<float>(m * m + n * n) * kd + d * d * kr;
-  const float w = kFast ? Exp2Ftz(-e) : exp2f(-e);
-  sum_w += w;
-  sum_wd += w * d;
-}
-
-// Largest m with m^2 <= rest (rest >= 0), exact in integers.
-// Returns -1 for rest < 0 (no tap in that row).
-__device__ __forceinline__ int IntegerSqrt(long long rest) {
-  if (rest < 0) return -1;
-  int m = static_cast<int>(sqrt(static_cast<double>(rest)));
-  if (static_cast<long long>(m) * m > rest) --m;
-  if (static_cast<long long>(m + 1) * (m + 1) <= rest) ++m;
-  return m;
-}
-
-// Taps of row n: m in [lo, lo + count), inside the image, the square of half-width r and the
-// disk m^2 + n^2 <= disk_cut (where the float domain weight is non-zero). |n| <= disk_rows.
-__device__ __forceinline__ void RowExtent(const DetailArgs& a, int n, int r, int i, int& lo,
-                                          int& count) {
-  const int limit = min(r, IntegerSqrt(a.disk_cut - static_cast<long long>(n) * n));
-  lo = max(-limit, -i);
-  count = min(limit, a.width - 1 - i) - lo + 1;
-}
-
-// Persistent grid. Items [0, n_large) are pixels with level >= kWarpLevel (largest first),
-// one warp each, taps spread over the lanes row-major; the remaining pixels go 32 to an item,
-// one thread each. Warps take items grid-stride: the items are sorted by cost, so
-// interleaving balances them.
+// Persistent grid. Items [0, n_large) are the pixels with level >= kWarpLevel (largest first),
+// one warp each: lane l visits taps l, l + 32, ... (DetailPartialSums), then the warp sums
+// the partial sums with a butterfly in which all 32 lanes take part (the item loop is
+// warp-uniform). The remaining pixels go 32 to an item, one thread each. Warps take items
+// grid-stride: the items are sorted by cost, so interleaving balances them.
 template <bool kFast>
 __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailArgs a) {
   const int lane = threadIdx.x & 31;
-  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int num_warps = (gridDim.x * blockDim.x) >> 5;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int num_warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
   const int count = a.width * a.height;
   int n_large = 0;
-  for (int l = kWarpLevel; l < kMaxLevels; ++l) n_large += a.counts[l];
+  for (int l = kWarpLevel; l < kMaxLevels; ++l) n_large += static_cast<int>(a.counts[l]);
   const int items = n_large + (count - n_large + 31) / 32;
   const float sigma_r = a.range->sigma_r;
   const bool copy = sigma_r == 0.f && a.constant_guard;
@@ -307,61 +266,30 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
   for (int item = warp; item < items; item += num_warps) {
     if (item < n_large) {
       const int p = a.order[item];
-      const int i = p % a.width, j = p / a.width;
-      const float c = a.image[p];
       if (copy) {
-        if (lane == 0) a.output[p] = c;
+        if (lane == 0) a.output[p] = a.image[p];
         continue;
       }
-      const float gx = a.smoothed_gx[p], gy = a.smoothed_gy[p];
-      const int r = DetailRadius(a.level[p], a.trunc_radius);
-      const int n_last = min(min(r, a.height - 1 - j), a.disk_rows);
-      int n = max(max(-r, -j), -a.disk_rows);
-      int lo, row_count;
-      RowExtent(a, n, r, i, lo, row_count);
-      int k = lane;
+      const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      while (true) {
-        while (k >= row_count && n < n_last) {
-          k -= row_count;
-          ++n;
-          RowExtent(a, n, r, i, lo, row_count);
-        }
-        if (k >= row_count) break;
-        const int m = lo + k;
-        const size_t q = static_cast<size_t>(j + n) * a.width + static_cast<size_t>(i + m);
-        DetailTap<kFast>(a.image[q], m, n, c, gx, gy, kd, kr, sum_w, sum_wd);
-        k += 32;
-      }
+      DetailPartialSums<kFast>(a, px, lane, 32, kd, kr, &sum_w, &sum_wd);
       for (int offset = 16; offset > 0; offset >>= 1) {
         sum_w += __shfl_xor_sync(0xffffffffu, sum_w, offset);
         sum_wd += __shfl_xor_sync(0xffffffffu, sum_wd, offset);
       }
-      if (lane == 0) a.output[p] = c + sum_wd / sum_w;
+      if (lane == 0) a.output[p] = px.c + sum_wd / sum_w;
     } else {
       const int index = n_large + (item - n_large) * 32 + lane;
       if (index >= count) continue;
       const int p = a.order[index];
-      const int i = p % a.width, j = p / a.width;
-      const float c = a.image[p];
       if (copy) {
-        a.output[p] = c;
+        a.output[p] = a.image[p];
         continue;
       }
-      const float gx = a.smoothed_gx[p], gy = a.smoothed_gy[p];
-      const int r = DetailRadius(a.level[p], a.trunc_radius);
+      const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      const int n_last = min(min(r, a.height - 1 - j), a.disk_rows);
-      for (int n = max(max(-r, -j), -a.disk_rows); n <= n_last; ++n) {
-        int lo, row_count;
-        RowExtent(a, n, r, i, lo, row_count);
-        const size_t row = static_cast<size_t>(j + n) * a.width;
-        for (int m = lo; m < lo + row_count; ++m) {
-          DetailTap<kFast>(a.image[row + static_cast<size_t>(i + m)], m, n, c, gx, gy, kd, kr, sum_w,
-                           sum_wd);
-        }
-      }
-      a.output[p] = c + sum_wd / sum_w;
+      DetailPartialSums<kFast>(a, px, 0, 1, kd, kr, &sum_w, &sum_wd);
+      a.output[p] = px.c + sum_wd / sum_w;
     }
   }
 }

@@ -6,3 +6,8 @@ if(PROJ_WITH_CUDA AND EXISTS ${PROJECT_SOURCE_DIR}/cuda/sift/scale_space_gpu.cuh
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/trilateral_level_test.cu
     LIBS proj_features proj_cuda CUDA::cudart_static)
 endif()
+if(PROJ_WITH_CUDA)
+  proj_add_test(trilateral_detail_emulation_test
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/trilateral_detail_emulation_test.cu
+    LIBS proj_features proj_cuda CUDA::cudart_static)
+endif()
