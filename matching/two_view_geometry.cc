@@ -79,7 +79,11 @@ TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
   ransac.max_iterations = options.max_ransac_iterations;
   ransac.seed = options.seed;
   const auto f_report = EstimateFundamentalMatrix(ransac, pixels1, pixels2);
-  const auto h_report = EstimateHomography(ransac, pixels1, pixels2);
+  // Without a dominant plane the homography never reaches its adaptive stopping point; a
+  // smaller cap keeps verification fast while still detecting planar pairs reliably.
+  RansacOptions ransac_h = ransac;
+  ransac_h.max_iterations = std::min(ransac.max_iterations, 2000);
+  const auto h_report = EstimateHomography(ransac_h, pixels1, pixels2);
   RansacOptions ransac_e = ransac;
   ransac_e.max_error = options.max_error_px / (0.5 * (camera1.MeanFocal() + camera2.MeanFocal()));
   const auto e_report = EstimateEssentialMatrix(ransac_e, normalized1, normalized2);

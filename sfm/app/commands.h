@@ -13,6 +13,7 @@ using CommandRunner = std::function<int()>;
 CommandRunner AddReconstructCommand(CLI::App& app);
 CommandRunner AddSynthCommand(CLI::App& app);
 CommandRunner AddEvaluateCommand(CLI::App& app);
+CommandRunner AddFilterCommand(CLI::App& app);
 
 // Exit codes, documented in --help.
 constexpr int kExitSuccess = 0;

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
       proj::app::AddSynthCommand);
   add("evaluate", "Compare a model's cameras with ground truth (.camera files)",
       proj::app::AddEvaluateCommand);
+  add("filter", "Write the trilateral-filtered version of an image (to look at it)",
+      proj::app::AddFilterCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -1,0 +1,58 @@
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "core/timer.h"
+#include "features/trilateral/trilateral_filter_image.h"
+#include "io/image_decode.h"
+#include "io/image_encode.h"
+#include "sfm/app/commands.h"
+
+namespace proj::app {
+
+CommandRunner AddFilterCommand(CLI::App& app) {
+  struct Args {
+    std::string input, output;
+    double sigma_c = 0;
+    ComputeDevice device = ComputeDevice::kAuto;
+    int num_threads = 0;
+  };
+  auto args = std::make_shared<Args>();
+  app.add_option("IN", args->input, "Input image (JPEG or PNG)")->required();
+  app.add_option("OUT", args->output, "Output PNG (8-bit grey)")->required();
+  app.add_option("--trilateral", args->sigma_c,
+                 "Trilateral filter (Choudhury & Tumblin 2003) with this domain sigma, px")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--device", args->device, "auto, cpu or gpu")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, ComputeDevice>{{"auto", ComputeDevice::kAuto},
+                                               {"cpu", ComputeDevice::kCpu},
+                                               {"gpu", ComputeDevice::kGpu}},
+          CLI::ignore_case))
+      ->default_str("auto");
+  app.add_option("--threads", args->num_threads, "CPU threads (0 = all)");
+  return [args]() {
+    const Image input = ReadImageFile(args->input);
+    Timer timer;
+    const GrayImage filtered =
+        TrilateralFilterImage(input, args->sigma_c, args->device, args->num_threads);
+    const double seconds = timer.ElapsedSeconds();
+    Image out;
+    out.width = filtered.width;
+    out.height = filtered.height;
+    out.channels = 1;
+    out.data.resize(filtered.pixels.size());
+    for (size_t i = 0; i < filtered.pixels.size(); ++i) {
+      out.data[i] = static_cast<uint8_t>(std::lround(255 * std::clamp(filtered.pixels[i], 0.0f, 1.0f)));
+    }
+    WritePng(args->output, out);
+    std::cout << "filtered " << input.width << "x" << input.height << " in " << seconds
+              << " s, written to " << args->output << std::endl;
+    return kExitSuccess;
+  };
+}
+
+}  // namespace proj::app
