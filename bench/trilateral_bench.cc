@@ -307,25 +307,33 @@ int Main(int argc, char** argv) {
         const char* name;
         cuda::TrilateralGpuMethod method;
         bool fast;
+        cuda::TrilateralDetailSchedule schedule;
       };
-      const Variant variants[] = {{"published", cuda::TrilateralGpuMethod::kPublished, false},
-                                  {"optimised", cuda::TrilateralGpuMethod::kOptimized, false},
-                                  {"optimised fast-math", cuda::TrilateralGpuMethod::kOptimized, true}};
+      using Schedule = cuda::TrilateralDetailSchedule;
+      const Variant variants[] = {
+          {"published", cuda::TrilateralGpuMethod::kPublished, false, Schedule::kWarpAndThread},
+          {"optimised", cuda::TrilateralGpuMethod::kOptimized, false, Schedule::kWarpAndThread},
+          {"optimised fast-math", cuda::TrilateralGpuMethod::kOptimized, true, Schedule::kWarpAndThread},
+          {"optimised, thread per pixel", cuda::TrilateralGpuMethod::kOptimized, false, Schedule::kThreadPerPixel},
+          {"optimised pipeline, full-window kernel", cuda::TrilateralGpuMethod::kOptimized, false, Schedule::kFullWindow}};
       std::vector<float> published_output;
       for (const Variant& v : variants) {
         const bool published = v.method == cuda::TrilateralGpuMethod::kPublished;
-        if (published && (no_published || static_cast<long>(crop.pixels.size()) > published_max_pixels)) continue;
+        const bool full_window = published || v.schedule == Schedule::kFullWindow;
+        if (full_window && (no_published || static_cast<long>(crop.pixels.size()) > published_max_pixels)) continue;
+        if (v.schedule == Schedule::kFullWindow && crop.pixels.size() > 200000) continue;
         cuda::TrilateralGpuOptions options;
         options.sigma_c = sigma_c;
         options.method = v.method;
         options.fast_math = v.fast;
+        options.detail_schedule = v.schedule;
         std::vector<float> output;
-        const int repeats = published ? std::max(1, std::min(gpu_repeats, crop.pixels.size() > 500000 ? 2 : 5)) : gpu_repeats;
-        const cuda::TrilateralGpuStepTimes t = TimeGpu(*gpu, crop, options, published ? 1 : 2, repeats, &output);
+        const int repeats = full_window ? std::max(1, std::min(gpu_repeats, crop.pixels.size() > 500000 ? 2 : 5)) : gpu_repeats;
+        const cuda::TrilateralGpuStepTimes t = TimeGpu(*gpu, crop, options, full_window ? 1 : 2, repeats, &output);
         const cuda::TrilateralGpuDiagnostics diagnostics = gpu->LastDiagnostics();
         double taps_published = 0, taps_optimized = 0;
         CountTaps(diagnostics.level, crop.width, crop.height, sigma_c, &taps_published, &taps_optimized);
-        const double taps = published ? taps_published : taps_optimized;
+        const double taps = full_window ? taps_published : taps_optimized;
         gpu_md << "| " << name << " | " << v.name << " | " << Fixed(t.gradients_ms) << " | "
                << Fixed(t.range_sigma_ms) << " | " << Fixed(t.stack_ms) << " | "
                << Fixed(t.gradient_filter_ms) << " | " << Fixed(t.region_ms) << " | "

@@ -4,15 +4,17 @@
 // Conformance with the float CPU reference (features/trilateral/trilateral_filter.h):
 // gx, gy, g, sigma_r and the level map L are bit-identical; the output is within
 // 1e-5 * (max I - min I) (spec §6). Two methods:
-//  - kOptimized (default): the level map grown ring by ring from a shared-memory tile (no
+//  - kOptimized (EXPERIMENTAL, NOT conformant on the H200: its disk-limited detail kernels give
+//    wrong output there although the same code is exact in the host emulation; the optimised
+//    pipeline with the full-window kernel is exact; see bench/RESULTS-trilateral.md): the level map grown ring by ring from a shared-memory tile (no
 //    stack planes); detail taps restricted to those whose float domain weight is non-zero
 //    (a disk of radius ~14.4 sigma_c: the skipped taps weigh exactly 0 in float); one exp2 per
 //    tap; pixels sorted by level, largest first, consumed by a persistent grid (a warp per
 //    pixel for windows of 17x17 and more, a thread per pixel for the small ones). Its
 //    per-pixel logic (cuda/trilateral/trilateral_detail.cuh) is also run on the host by
 //    tests/cuda/trilateral_detail_emulation_test.cu.
-//  - kPublished: the method of the 2024 thesis, extended to every step, kept for the
-//    comparison: one thread per pixel, pixels stably sorted by window size, the full
+//  - kPublished (default; conformant on the H200): the method of the 2024 thesis, extended to
+//    every step: one thread per pixel, pixels stably sorted by window size, the full
 //    (2r+1)^2 detail window with two expf per tap, the min-max stack as 2*levelMax planes, the
 //    two middle steps on two streams.
 // `fast_math` (kOptimized only) uses the flush-to-zero ex2 approximation for the weights and
@@ -29,6 +31,12 @@
 namespace proj::cuda {
 
 enum class TrilateralGpuMethod { kPublished, kOptimized };
+// Detail-step schedule of kOptimized (all give the same result up to float rounding):
+// kThreadPerPixel (default of kOptimized): a plain grid, one thread per pixel, disk-limited taps;
+// kWarpAndThread: persistent grid, a warp per pixel for windows of 17x17 and up, a thread
+// per pixel below (both disk-limited schedules gave wrong results on the H200);
+// kFullWindow: the published detail kernel inside the optimised pipeline (diagnostic).
+enum class TrilateralDetailSchedule { kWarpAndThread, kThreadPerPixel, kFullWindow };
 
 struct TrilateralGpuOptions {
   double sigma_c = 3.0;          // spatial sigma of both bilateral stages, pixels (> 0)
@@ -37,8 +45,9 @@ struct TrilateralGpuOptions {
   int level_max_override = 0;    // > 0 replaces levelMax; 0 = floor(log2 min(W,H)) + 1
   int trunc_radius = 0;          // > 0 caps the detail half-window (inexact); 0 = off
   bool constant_guard = true;    // sigma_r == 0: output = input (else NaN, as the reference)
-  TrilateralGpuMethod method = TrilateralGpuMethod::kOptimized;
+  TrilateralGpuMethod method = TrilateralGpuMethod::kPublished;
   bool fast_math = false;        // approximate ex2 in the detail stage (kOptimized only)
+  TrilateralDetailSchedule detail_schedule = TrilateralDetailSchedule::kThreadPerPixel;
   void Check() const;            // throws InputError naming the bad field
 };
 

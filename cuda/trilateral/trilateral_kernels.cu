@@ -294,6 +294,42 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
   }
 }
 
+// Thread t filters pixel order[t] over its disk-limited window (no persistent grid).
+template <bool kFast>
+__global__ void DetailDiskThreadKernel(DetailArgs a, int count) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  const int p = a.order[t];
+  const int i = p % a.width, j = p / a.width;
+  const float c = a.image[p];
+  const float sigma_r = a.range->sigma_r;
+  if (sigma_r == 0.f && a.constant_guard) {
+    a.output[p] = c;
+    return;
+  }
+  const float kr = kLog2e / (2.f * sigma_r * sigma_r);
+  const float kd = kLog2e * a.domain_coeff;
+  const float gx = a.smoothed_gx[p], gy = a.smoothed_gy[p];
+  const int r = DetailRadius(a.level[p], a.trunc_radius);
+  float sum_w = 0.f, sum_wd = 0.f;
+  const int n_first = max(max(-r, -j), -a.disk_rows);
+  const int n_last = min(min(r, a.height - 1 - j), a.disk_rows);
+  for (int n = n_first; n <= n_last; ++n) {
+    const int limit = min(r, IntegerSqrt(a.disk_cut - static_cast<long long>(n) * n));
+    const float* row = a.image + static_cast<size_t>(j + n) * a.width + i;
+    const float fn = static_cast<float>(n);
+    for (int m = max(-limit, -i); m <= min(limit, a.width - 1 - i); ++m) {
+      const float fm = static_cast<float>(m);
+      const float d = row[m] - (c + gx * fm + gy * fn);
+      const float e = (fm * fm + fn * fn) * kd + d * d * kr;
+      const float w = kFast ? Exp2Ftz(-e) : exp2f(-e);
+      sum_w += w;
+      sum_wd += w * d;
+    }
+  }
+  a.output[p] = c + sum_wd / sum_w;
+}
+
 }  // namespace
 
 void LaunchGradients(const float* image, int width, int height, float* gx, float* gy, float* g,
@@ -382,6 +418,16 @@ void LaunchDetailOptimized(const DetailArgs& args, int blocks, cudaStream_t stre
     DetailOptimizedKernel<true><<<blocks, kDetailThreads, 0, stream>>>(args);
   } else {
     DetailOptimizedKernel<false><<<blocks, kDetailThreads, 0, stream>>>(args);
+  }
+  PROJ_CUDA_CHECK(cudaGetLastError());
+}
+
+void LaunchDetailDiskThread(const DetailArgs& args, cudaStream_t stream) {
+  const int count = args.width * args.height;
+  if (args.fast_math) {
+    DetailDiskThreadKernel<true><<<(count + 255) / 256, 256, 0, stream>>>(args, count);
+  } else {
+    DetailDiskThreadKernel<false><<<(count + 255) / 256, 256, 0, stream>>>(args, count);
   }
   PROJ_CUDA_CHECK(cudaGetLastError());
 }

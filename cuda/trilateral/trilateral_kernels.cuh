@@ -78,6 +78,8 @@ int DiskRows(long long disk_cut, int radius);
 void LaunchDetailPublished(const DetailArgs& args, cudaStream_t stream);
 // The optimised method: persistent grid of `blocks` blocks of 256 threads.
 void LaunchDetailOptimized(const DetailArgs& args, int blocks, cudaStream_t stream);
+// One thread per pixel (plain grid over `order`), disk-limited taps, one exp2 per tap.
+void LaunchDetailDiskThread(const DetailArgs& args, cudaStream_t stream);
 // Blocks of the optimised detail kernel resident per multiprocessor.
 int DetailOptimizedBlocksPerSm();
 

@@ -115,8 +115,10 @@ void Enqueue(const Plan& plan, const Workspace& ws, const TrilateralGpuOptions& 
   args.constant_guard = options.constant_guard;
   args.fast_math = options.fast_math;
   args.output = output;
-  if (plan.published) {
+  if (plan.published || options.detail_schedule == TrilateralDetailSchedule::kFullWindow) {
     LaunchDetailPublished(args, stream);
+  } else if (options.detail_schedule == TrilateralDetailSchedule::kThreadPerPixel) {
+    LaunchDetailDiskThread(args, stream);
   } else {
     LaunchDetailOptimized(args, detail_blocks, stream);
   }

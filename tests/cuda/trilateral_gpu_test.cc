@@ -100,6 +100,18 @@ double CompareWithCpu(cuda::TrilateralFilterGpu& gpu, const std::vector<float>& 
   return error;
 }
 
+// The published method and every detail schedule of the optimised one.
+struct Config {
+  const char* name;
+  cuda::TrilateralGpuMethod method;
+  cuda::TrilateralDetailSchedule schedule;
+};
+const Config kConfigs[] = {
+    {"published", cuda::TrilateralGpuMethod::kPublished, cuda::TrilateralDetailSchedule::kWarpAndThread},
+    {"optimised warp+thread", cuda::TrilateralGpuMethod::kOptimized, cuda::TrilateralDetailSchedule::kWarpAndThread},
+    {"optimised thread per pixel", cuda::TrilateralGpuMethod::kOptimized, cuda::TrilateralDetailSchedule::kThreadPerPixel},
+    {"optimised pipeline, full-window kernel", cuda::TrilateralGpuMethod::kOptimized, cuda::TrilateralDetailSchedule::kFullWindow}};
+
 TEST(TrilateralGpu, WorkedExampleMatchesCpu) {
   PROJ_REQUIRE_GPU();
   std::vector<float> image(64);
@@ -108,9 +120,11 @@ TEST(TrilateralGpu, WorkedExampleMatchesCpu) {
   }
   image[2 * 8 + 2] = 14.f;
   cuda::TrilateralFilterGpu gpu;
-  for (auto method : {cuda::TrilateralGpuMethod::kPublished, cuda::TrilateralGpuMethod::kOptimized}) {
+  for (const Config& config : kConfigs) {
+    SCOPED_TRACE(config.name);
     cuda::TrilateralGpuOptions options;
-    options.method = method;
+    options.method = config.method;
+    options.detail_schedule = config.schedule;
     CompareWithCpu(gpu, image, 8, 8, options);
     std::vector<float> out(64);
     gpu.Filter(image.data(), 8, 8, options, out.data());
@@ -127,12 +141,13 @@ TEST(TrilateralGpu, BothMethodsMatchCpuOnSceneImages) {
   const Case cases[] = {{96, 80, 3.0}, {257, 131, 1.6}, {200, 200, 5.0}, {160, 160, 1.0}, {33, 300, 3.0}};
   for (const Case& c : cases) {
     const std::vector<float> image = SceneImage(c.width, c.height, 17);
-    for (auto method : {cuda::TrilateralGpuMethod::kPublished, cuda::TrilateralGpuMethod::kOptimized}) {
+    for (const Config& config : kConfigs) {
       cuda::TrilateralGpuOptions options;
       options.sigma_c = c.sigma_c;
-      options.method = method;
+      options.method = config.method;
+      options.detail_schedule = config.schedule;
       SCOPED_TRACE(::testing::Message() << c.width << "x" << c.height << " sigma_c " << c.sigma_c
-                                      << (method == cuda::TrilateralGpuMethod::kPublished ? " published" : " optimised"));
+                                      << " " << config.name);
       CompareWithCpu(gpu, image, c.width, c.height, options);
     }
   }
@@ -148,12 +163,17 @@ TEST(TrilateralGpu, LargeWindowsUseTheExactDiskCut) {
   }
   image[120 * width + 160] += 30.f;  // one hot pixel sets sigma_r
   cuda::TrilateralFilterGpu gpu;
-  cuda::TrilateralGpuOptions options;
-  CompareWithCpu(gpu, image, width, height, options);
-  const cuda::TrilateralGpuDiagnostics state = gpu.LastDiagnostics();
-  EXPECT_GE(*std::max_element(state.level.begin(), state.level.end()), 7);
-  options.trunc_radius = 10;
-  CompareWithCpu(gpu, image, width, height, options);
+  for (const Config& config : kConfigs) {
+    SCOPED_TRACE(config.name);
+    cuda::TrilateralGpuOptions options;
+    options.method = config.method;
+    options.detail_schedule = config.schedule;
+    CompareWithCpu(gpu, image, width, height, options);
+    const cuda::TrilateralGpuDiagnostics state = gpu.LastDiagnostics();
+    EXPECT_GE(*std::max_element(state.level.begin(), state.level.end()), 7);
+    options.trunc_radius = 10;
+    CompareWithCpu(gpu, image, width, height, options);
+  }
 }
 
 TEST(TrilateralGpu, FastMathErrorIsSmall) {
