@@ -20,7 +20,9 @@ struct RunResult {
 };
 
 RunResult RunSfm(const std::string& arguments) {
-  const std::string log = testing::MakeTempDir("cli_log") + "/out.txt";
+  // One log folder per test: CTest runs the tests of this file in parallel.
+  const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string log = testing::MakeTempDir("cli_log_" + test_name) + "/out.txt";
   const std::string command = testing::BuiltExecutable("sfm") + " " + arguments + " > " + log + " 2>&1";
   const int status = std::system(command.c_str());
   RunResult result;
