@@ -190,7 +190,11 @@ double MaxRelativeError(const std::vector<float>& a, const std::vector<float>& b
                         const std::vector<float>& input) {
   const auto [lo, hi] = std::minmax_element(input.begin(), input.end());
   double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]));
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double difference = std::abs(static_cast<double>(a[i]) - b[i]);
+    if (std::isnan(difference)) return NAN;  // std::max would skip it
+    worst = std::max(worst, difference);
+  }
   return worst / (static_cast<double>(*hi) - *lo);
 }
 

@@ -53,6 +53,17 @@ __host__ __device__ inline float Exp2Ftz(float x) {
 #endif
 }
 
+// Taps with s = m^2 + n^2 > DiskCut have a float domain weight 2^-(s kd) of exactly 0
+// (kd = log2(e) * domain_coeff; 2^-150 rounds to 0, and 2^-126 flushes to zero in fast math).
+// Computed where it is used (kernel prologue, host plan, emulation) from the two values that
+// define it, so the kernels do not depend on a host-computed copy. Capped at 2^46 (far beyond
+// any window; keeps IntegerSqrt exact).
+__host__ __device__ inline long long DiskCut(float domain_coeff, bool fast_math) {
+  const double cut = (fast_math ? 126.0 : 150.0) / (static_cast<double>(kLog2e) * domain_coeff);
+  const double cap = 70368744177664.0;  // 2^46
+  return static_cast<long long>(floor(cut < cap ? cut : cap));
+}
+
 __host__ __device__ inline int DetailRadius(int level, int trunc_radius) {
   const int r = level == 0 ? 0 : 1 << (level - 1);
   return trunc_radius > 0 ? IMin(r, trunc_radius) : r;
@@ -77,18 +88,28 @@ __host__ __device__ inline DetailPixel LoadDetailPixel(const DetailArgs& a, int 
 
 // Partial sums over taps first, first + stride, ... of pixel px (see the file comment).
 // kd = log2(e) / (2 sigma_c^2), kr = log2(e) / (2 sigma_r^2).
+// disk_cut = DiskCut(domain_coeff, kFast), disk_rows = IntegerSqrt(disk_cut) (>= 0).
 template <bool kFast>
 __host__ __device__ inline void DetailPartialSums(const DetailArgs& a, const DetailPixel& px,
-                                                  int first, int stride, float kd, float kr,
+                                                  long long disk_cut, int disk_rows, int first,
+                                                  int stride, float kd, float kr,
                                                   float* sum_w_out, float* sum_wd_out) {
-  const int n_last = IMin(IMin(px.r, a.height - 1 - px.j), a.disk_rows);
-  int n = IMax(IMax(-px.r, -px.j), -a.disk_rows);
+  // The window clipped to the disk's rows first (r' = min(r, disk_rows) gives the same taps:
+  // IntegerSqrt(disk_cut - n^2) <= disk_rows), then to the image, as the published kernel does.
+  const int r = IMin(px.r, disk_rows);
+  const int n_last = IMin(r, a.height - 1 - px.j);
+  int n = IMax(-r, -px.j);
+  float sum_w = 0.f, sum_wd = 0.f;
+  if (n > n_last) {  // no row (cannot happen for a pixel inside the image; never read outside)
+    *sum_w_out = sum_w;
+    *sum_wd_out = sum_wd;
+    return;
+  }
   int lo = 0, count = 0;
-  RowExtent(a.disk_cut, a.width, n, px.r, px.i, &lo, &count);
+  RowExtent(disk_cut, a.width, n, r, px.i, &lo, &count);
   const float* row = a.image + static_cast<long long>(px.j + n) * a.width + px.i;
   float base = px.c + px.gy * static_cast<float>(n);  // plane value at (0, n)
   float row_exponent = static_cast<float>(n) * static_cast<float>(n) * kd;
-  float sum_w = 0.f, sum_wd = 0.f;
   int k = first;
   while (true) {
     while (k >= count) {
@@ -99,7 +120,7 @@ __host__ __device__ inline void DetailPartialSums(const DetailArgs& a, const Det
       }
       k -= count;
       ++n;
-      RowExtent(a.disk_cut, a.width, n, px.r, px.i, &lo, &count);
+      RowExtent(disk_cut, a.width, n, r, px.i, &lo, &count);
       row += a.width;
       base = px.c + px.gy * static_cast<float>(n);
       row_exponent = static_cast<float>(n) * static_cast<float>(n) * kd;

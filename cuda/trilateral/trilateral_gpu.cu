@@ -60,6 +60,7 @@ struct TrilateralFilterGpu::Impl {
   DeviceBuffer<int> order_in, order_out;
   DeviceBuffer<unsigned int> counts;
   DeviceBuffer<kernels::RangeParams> range;
+  DeviceBuffer<long long> echo;
 
   void Run(const float* d_image, int w, int h, const TrilateralGpuOptions& options, float* d_out) {
     plan = kernels::MakePlan(w, h, options);
@@ -79,6 +80,8 @@ struct TrilateralFilterGpu::Impl {
     ws.counts = counts.Reserve(kernels::kMaxLevels);
     ws.range = range.Reserve(1);
     ws.sort_temp = sort_temp.Reserve(plan.sort_bytes);
+    ws.echo = echo.Reserve(4);
+    PROJ_CUDA_CHECK(cudaMemsetAsync(ws.echo, 0xff, 4 * sizeof(long long), stream));  // -1
     kernels::Enqueue(plan, ws, options, d_image, d_out, stream, side_stream, events,
                      num_sms * detail_blocks_per_sm);
     has_run = true;
@@ -205,6 +208,11 @@ TrilateralGpuDiagnostics TrilateralFilterGpu::LastDiagnostics() const {
   kernels::RangeParams range;
   PROJ_CUDA_CHECK(cudaMemcpy(&range, impl_->range.get(), sizeof(range), cudaMemcpyDeviceToHost));
   diagnostics.sigma_r = range.sigma_r;
+  diagnostics.plan_disk_cut = impl_->plan.disk_cut;
+  diagnostics.plan_disk_rows = impl_->plan.disk_rows;
+  diagnostics.detail_disk_echo.resize(4);
+  PROJ_CUDA_CHECK(cudaMemcpy(diagnostics.detail_disk_echo.data(), impl_->echo.get(),
+                             4 * sizeof(long long), cudaMemcpyDeviceToHost));
   diagnostics.level_max = impl_->plan.level_max;
   return diagnostics;
 }

@@ -75,6 +75,12 @@ struct TrilateralGpuDiagnostics {
   std::vector<uint8_t> level;
   std::vector<int> order;                 // pixel indices in detail-step order (sorted by level)
   std::vector<unsigned int> level_counts;  // histogram of level (32 bins)
+  // Disk of the optimised detail kernels: the host plan's values, and what the kernel's first
+  // thread received and computed ({received cut, received rows, device cut, device rows});
+  // -1 each when no disk-limited kernel ran.
+  long long plan_disk_cut = 0;
+  int plan_disk_rows = 0;
+  std::vector<long long> detail_disk_echo;
 };
 
 class TrilateralFilterGpu {

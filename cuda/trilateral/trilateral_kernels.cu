@@ -263,6 +263,14 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
   const bool copy = sigma_r == 0.f && a.constant_guard;
   const float kr = kLog2e / (2.f * sigma_r * sigma_r);
   const float kd = kLog2e * a.domain_coeff;
+  const long long disk_cut = DiskCut(a.domain_coeff, kFast);
+  const int disk_rows = IntegerSqrt(disk_cut);
+  if (a.echo != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
+    a.echo[0] = a.host_disk_cut;
+    a.echo[1] = a.host_disk_rows;
+    a.echo[2] = disk_cut;
+    a.echo[3] = disk_rows;
+  }
   for (int item = warp; item < items; item += num_warps) {
     if (item < n_large) {
       const int p = a.order[item];
@@ -272,7 +280,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
       }
       const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      DetailPartialSums<kFast>(a, px, lane, 32, kd, kr, &sum_w, &sum_wd);
+      DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, lane, 32, kd, kr, &sum_w, &sum_wd);
       for (int offset = 16; offset > 0; offset >>= 1) {
         sum_w += __shfl_xor_sync(0xffffffffu, sum_w, offset);
         sum_wd += __shfl_xor_sync(0xffffffffu, sum_wd, offset);
@@ -288,7 +296,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
       }
       const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      DetailPartialSums<kFast>(a, px, 0, 1, kd, kr, &sum_w, &sum_wd);
+      DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, 0, 1, kd, kr, &sum_w, &sum_wd);
       a.output[p] = px.c + sum_wd / sum_w;
     }
   }
@@ -298,6 +306,14 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
 template <bool kFast>
 __global__ void DetailDiskThreadKernel(DetailArgs a, int count) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const long long disk_cut = DiskCut(a.domain_coeff, kFast);
+  const int disk_rows = IntegerSqrt(disk_cut);
+  if (a.echo != nullptr && t == 0) {
+    a.echo[0] = a.host_disk_cut;
+    a.echo[1] = a.host_disk_rows;
+    a.echo[2] = disk_cut;
+    a.echo[3] = disk_rows;
+  }
   if (t >= count) return;
   const int p = a.order[t];
   const int i = p % a.width, j = p / a.width;
@@ -310,12 +326,12 @@ __global__ void DetailDiskThreadKernel(DetailArgs a, int count) {
   const float kr = kLog2e / (2.f * sigma_r * sigma_r);
   const float kd = kLog2e * a.domain_coeff;
   const float gx = a.smoothed_gx[p], gy = a.smoothed_gy[p];
-  const int r = DetailRadius(a.level[p], a.trunc_radius);
+  const int r = min(DetailRadius(a.level[p], a.trunc_radius), disk_rows);  // same taps
   float sum_w = 0.f, sum_wd = 0.f;
-  const int n_first = max(max(-r, -j), -a.disk_rows);
-  const int n_last = min(min(r, a.height - 1 - j), a.disk_rows);
+  const int n_first = max(-r, -j);
+  const int n_last = min(r, a.height - 1 - j);
   for (int n = n_first; n <= n_last; ++n) {
-    const int limit = min(r, IntegerSqrt(a.disk_cut - static_cast<long long>(n) * n));
+    const int limit = min(r, IntegerSqrt(disk_cut - static_cast<long long>(n) * n));
     const float* row = a.image + static_cast<size_t>(j + n) * a.width + i;
     const float fn = static_cast<float>(n);
     for (int m = max(-limit, -i); m <= min(limit, a.width - 1 - i); ++m) {
@@ -395,9 +411,8 @@ void LaunchLevelKeys(const uint8_t* level, int count, int level_max, bool descen
 }
 
 long long DiskCutSquared(float domain_coeff, bool fast_math, int radius) {
-  const double cut = (fast_math ? 126.0 : 150.0) / (static_cast<double>(kLog2e) * domain_coeff);
-  const double cap = 2.0 * radius * radius;  // no window reaches further
-  return static_cast<long long>(std::floor(std::min(cut, cap)));
+  const long long cap = 2LL * radius * radius;  // no window reaches further
+  return std::min(DiskCut(domain_coeff, fast_math), cap);
 }
 
 int DiskRows(long long disk_cut, int radius) {

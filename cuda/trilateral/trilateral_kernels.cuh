@@ -58,8 +58,10 @@ struct DetailArgs {
   const int* order = nullptr;            // pixel indices sorted by level
   const unsigned int* counts = nullptr;  // level histogram (optimised kernel)
   const RangeParams* range = nullptr;
-  long long disk_cut = 0;                // optimised: taps need m^2 + n^2 <= disk_cut
-  int disk_rows = 0;                     // optimised: rows |n| <= this have taps
+  // The disk-limited kernels compute their disk (DiskCut) on the device from domain_coeff and
+  // fast_math; the host plan's values travel only to be echoed back (diagnostics).
+  long long host_disk_cut = 0;
+  int host_disk_rows = 0;
   int width = 0;
   int height = 0;
   int trunc_radius = 0;                  // > 0 caps the half-window
@@ -67,10 +69,11 @@ struct DetailArgs {
   bool constant_guard = true;
   bool fast_math = false;
   float* output = nullptr;
+  // Optional (nullptr = off): the disk kernels' first thread writes {host_disk_cut,
+  // host_disk_rows, device disk cut, device disk rows} as received/computed on the device.
+  long long* echo = nullptr;
 };
-// Taps with s = m^2 + n^2 > DiskCutSquared have a float domain weight 2^-(s kd) of exactly 0
-// (kd = log2(e) * domain_coeff; 2^-150 rounds to 0, and 2^-126 flushes to zero in fast
-// math); capped at 2 radius^2, which no window exceeds.
+// DiskCut (trilateral_detail.cuh) capped at 2 radius^2, which no window exceeds.
 long long DiskCutSquared(float domain_coeff, bool fast_math, int radius);
 // Rows |n| <= DiskRows(disk_cut, radius) hold taps of non-zero weight.
 int DiskRows(long long disk_cut, int radius);

@@ -106,8 +106,9 @@ void Enqueue(const Plan& plan, const Workspace& ws, const TrilateralGpuOptions& 
   args.order = ws.order_out;
   args.counts = ws.counts;
   args.range = ws.range;
-  args.disk_cut = plan.disk_cut;
-  args.disk_rows = plan.disk_rows;
+  args.host_disk_cut = plan.disk_cut;
+  args.host_disk_rows = plan.disk_rows;
+  args.echo = ws.echo;
   args.width = w;
   args.height = h;
   args.trunc_radius = options.trunc_radius;

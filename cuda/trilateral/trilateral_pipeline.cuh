@@ -46,6 +46,7 @@ struct Workspace {
   unsigned int* counts = nullptr;  // kMaxLevels
   RangeParams* range = nullptr;
   void* sort_temp = nullptr;
+  long long* echo = nullptr;  // optional, 4: see DetailArgs::echo
 };
 
 // Step boundaries, recorded when Enqueue gets an event array of kNumPipelineEvents.

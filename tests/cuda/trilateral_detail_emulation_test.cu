@@ -33,10 +33,9 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
   a.trunc_radius = trunc_radius;
   a.domain_coeff = static_cast<float>(1.0 / (2.0 * sigma_c * sigma_c));
   a.fast_math = kFast;
-  int max_radius = state.level_max >= 2 ? 1 << (state.level_max - 2) : 0;
-  if (trunc_radius > 0) max_radius = std::min(max_radius, trunc_radius);
-  a.disk_cut = tk::DiskCutSquared(a.domain_coeff, kFast, max_radius);
-  a.disk_rows = tk::DiskRows(a.disk_cut, max_radius);
+  // As the kernels' prologue computes them.
+  const long long disk_cut = tk::DiskCut(a.domain_coeff, kFast);
+  const int disk_rows = tk::IntegerSqrt(disk_cut);
   const float sigma_r = state.sigma_r;
   const float kr = tk::kLog2e / (2.f * sigma_r * sigma_r);
   const float kd = tk::kLog2e * a.domain_coeff;
@@ -46,7 +45,8 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
     if (state.level[p] >= tk::kWarpLevel) {
       float w[32], wd[32];
       for (int lane = 0; lane < 32; ++lane) {
-        tk::DetailPartialSums<kFast>(a, px, lane, 32, kd, kr, &w[lane], &wd[lane]);
+        tk::DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, lane, 32, kd, kr, &w[lane],
+                                     &wd[lane]);
       }
       for (int offset = 16; offset > 0; offset >>= 1) {  // __shfl_xor_sync butterfly
         float w_next[32], wd_next[32];
@@ -60,7 +60,7 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
       out[p] = px.c + wd[0] / w[0];
     } else {
       float w = 0, wd = 0;
-      tk::DetailPartialSums<kFast>(a, px, 0, 1, kd, kr, &w, &wd);
+      tk::DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, 0, 1, kd, kr, &w, &wd);
       out[p] = px.c + wd / w;
     }
   }
@@ -129,6 +129,19 @@ TEST(TrilateralDetailEmulation, IntegerSqrtIsExact) {
     EXPECT_LE(m * m, v);
     EXPECT_GT((m + 1) * (m + 1), v);
   }
+}
+
+TEST(TrilateralDetailEmulation, DiskCutMatchesThePlan) {
+  // sigma_c = 3: 150 / (log2(e) / 18) = 1871.5; fast math 126 / ... = 1572.1.
+  const float coeff = static_cast<float>(1.0 / 18.0);
+  EXPECT_EQ(tk::DiskCut(coeff, false), 1871);
+  EXPECT_EQ(tk::DiskCut(coeff, true), 1572);
+  EXPECT_EQ(tk::IntegerSqrt(tk::DiskCut(coeff, false)), 43);
+  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 4), 32);  // the 8x8 worked example's plan
+  EXPECT_EQ(tk::DiskRows(32, 4), 4);
+  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 64), 1871);
+  EXPECT_EQ(tk::DiskRows(1871, 64), 43);
+  EXPECT_EQ(tk::DiskCut(1e-20f, false), 1LL << 46);  // capped
 }
 
 TEST(TrilateralDetailEmulation, WorkedExample) {

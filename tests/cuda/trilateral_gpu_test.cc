@@ -58,9 +58,14 @@ double Range(const std::vector<float>& v) {
   return static_cast<double>(*hi) - *lo;
 }
 
+// NaN anywhere (in either) gives NaN, which fails every EXPECT_LE (std::max alone skips it).
 double MaxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
   double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]));
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double difference = std::abs(static_cast<double>(a[i]) - b[i]);
+    if (std::isnan(difference)) return NAN;
+    worst = std::max(worst, difference);
+  }
   return worst;
 }
 
@@ -92,6 +97,17 @@ double CompareWithCpu(cuda::TrilateralFilterGpu& gpu, const std::vector<float>& 
   std::vector<unsigned int> histogram(32, 0);
   for (uint8_t l : cpu_state.level) ++histogram[l];
   EXPECT_EQ(gpu_state.level_counts, histogram);
+  // The disk-limited kernels receive the plan's disk and compute the same one on the device.
+  const bool disk_kernel = options.method == cuda::TrilateralGpuMethod::kOptimized &&
+                           options.detail_schedule != cuda::TrilateralDetailSchedule::kFullWindow;
+  if (disk_kernel) {
+    EXPECT_GE(gpu_state.plan_disk_rows, 0);
+    EXPECT_EQ(gpu_state.detail_disk_echo,
+              (std::vector<long long>{gpu_state.plan_disk_cut, gpu_state.plan_disk_rows,
+                                      gpu_state.detail_disk_echo[2], gpu_state.detail_disk_echo[3]}));
+    EXPECT_GE(gpu_state.detail_disk_echo[2], gpu_state.plan_disk_cut);
+    EXPECT_GE(gpu_state.detail_disk_echo[3], gpu_state.plan_disk_rows);
+  }
   const double gradient_range = std::max(Range(cpu_state.gx), Range(cpu_state.gy));
   EXPECT_LE(MaxAbsDifference(gpu_state.smoothed_gx, cpu_state.smoothed_gx), 1e-5 * gradient_range);
   EXPECT_LE(MaxAbsDifference(gpu_state.smoothed_gy, cpu_state.smoothed_gy), 1e-5 * gradient_range);
@@ -181,6 +197,7 @@ TEST(TrilateralGpu, FastMathErrorIsSmall) {
   const std::vector<float> image = SceneImage(256, 192, 5);
   cuda::TrilateralFilterGpu gpu;
   cuda::TrilateralGpuOptions options;
+  options.method = cuda::TrilateralGpuMethod::kOptimized;  // fast math exists only there
   options.fast_math = true;
   const double error = CompareWithCpu(gpu, image, 256, 192, options, 1e-4);
   RecordProperty("fast_math_max_error_over_range", std::to_string(error));
