@@ -28,6 +28,8 @@ struct IncrementalMapperOptions {
   int global_ba_always_below = 8;         // and after every image while the model is small
   int local_ba_max_iterations = 25;
   int global_ba_max_iterations = 50;
+  int final_ba_max_rounds = 3;            // final adjust-filter-retriangulate rounds
+  double final_ba_function_tolerance = 1e-9;
   bool refine_principal_point = false;
 
   int num_threads = 0;
