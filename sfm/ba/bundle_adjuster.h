@@ -33,7 +33,7 @@ struct BundleAdjustmentOptions {
   // Linear solver: DENSE_SCHUR when at most this many images have variable poses, else
   // SPARSE_SCHUR (ITERATIVE_SCHUR with a Schur-Jacobi preconditioner when Ceres was built
   // without a sparse library); >= 0.
-  int dense_schur_max_images = 50;
+  int dense_schur_max_images = 200;
   bool verbose = false;  // per-iteration progress and Ceres' full report to the log (kInfo)
 
   void Check() const;  // throws InputError naming the offending field

@@ -293,6 +293,7 @@ std::vector<int> Mapper::Triangulate(int image_id) {
 void Mapper::LocalRefinement(int image_id) {
   BundleAdjustmentOptions ba;
   ba.max_iterations = options_.local_ba_max_iterations;
+  ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
   ba.refine_principal_point = options_.refine_principal_point;
   ba.num_threads = options_.num_threads;
   const BundleAdjustmentConfig config =
@@ -369,7 +370,7 @@ MapperSummary Mapper::Run() {
   // changing (fewer than 0.1% of the observations), with a tight tolerance.
   for (int round = 0; round < options_.final_ba_max_rounds; ++round) {
     const int changed =
-        GlobalRefinement(2 * options_.global_ba_max_iterations,
+        GlobalRefinement(options_.global_ba_max_iterations,
                          options_.final_ba_function_tolerance, BundleAdjustmentOptions::LossType::kCauchy);
     if (changed < 0.001 * static_cast<double>(NumObservations())) break;
   }

@@ -29,7 +29,7 @@ struct IncrementalMapperOptions {
   int local_ba_max_iterations = 25;
   int global_ba_max_iterations = 50;
   int final_ba_max_rounds = 3;            // final adjust-filter-retriangulate rounds
-  double final_ba_function_tolerance = 1e-9;
+  double final_ba_function_tolerance = 1e-7;
   bool refine_principal_point = false;
 
   int num_threads = 0;
