@@ -1,8 +1,11 @@
 #include "core/timer.h"
 
+#include "core/logging.h"
+
 namespace proj {
 
 void StageTimes::Add(const std::string& stage, double seconds) {
+  PROJ_LOG(kInfo, "stage " << stage << ": " << seconds << " s");
   for (auto& entry : entries_) {
     if (entry.first == stage) {
       entry.second += seconds;
