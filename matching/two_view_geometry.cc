@@ -26,6 +26,8 @@ void TwoViewGeometryOptions::Check() const {
   PROJ_REQUIRE(max_error_px > 0, "two-view max_error_px must be > 0");
   PROJ_REQUIRE(confidence > 0 && confidence < 1, "two-view confidence must be in (0, 1)");
   PROJ_REQUIRE(max_ransac_iterations > 0, "two-view max_ransac_iterations must be > 0");
+  PROJ_REQUIRE(min_ransac_iterations > 0 && min_ransac_iterations <= max_ransac_iterations,
+               "two-view min_ransac_iterations must be in [1, max_ransac_iterations]");
 }
 
 namespace {
@@ -78,6 +80,7 @@ TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
   ransac.confidence = options.confidence;
   ransac.max_iterations = options.max_ransac_iterations;
   ransac.seed = options.seed;
+  ransac.min_iterations = options.min_ransac_iterations;
   const auto f_report = EstimateFundamentalMatrix(ransac, pixels1, pixels2);
   // Without a dominant plane the homography never reaches its adaptive stopping point; a
   // smaller cap keeps verification fast while still detecting planar pairs reliably.

@@ -33,6 +33,9 @@ struct TwoViewGeometryOptions {
   double min_panoramic_tri_angle_deg = 1.0;  // median parallax below: panoramic
   double confidence = 0.999;
   int max_ransac_iterations = 10000;
+  // The adaptive count stops far earlier on clean pairs (KLT, close views); this floor only
+  // guards against an early lucky sample.
+  int min_ransac_iterations = 30;
   uint64_t seed = 0;
   void Check() const;
 };
