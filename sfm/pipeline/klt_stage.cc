@@ -94,11 +94,7 @@ KltStageResult TrackImageSequence(const KltStageOptions& options,
     frame->width = stored.width;
     frame->height = stored.height;
     frame->pixels.resize(stored.grey.size());
-    // Converted row-parallel: at 300 frames of 1080p a serial loop costs a fifth of tracking.
-    ParallelFor(0, stored.height, options.num_threads, [&](int row, int) {
-      const size_t begin = static_cast<size_t>(row) * stored.width;
-      for (size_t p = begin; p < begin + stored.width; ++p) frame->pixels[p] = stored.grey[p] / 255.0f;
-    });
+    for (size_t p = 0; p < stored.grey.size(); ++p) frame->pixels[p] = stored.grey[p] / 255.0f;
     progress.Advance();
   };
   SequenceCorrespondences correspondences =
