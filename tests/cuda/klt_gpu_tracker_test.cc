@@ -233,22 +233,8 @@ TEST(KltGpuTracker, SequenceReselectsOnScheduleAndFollowsTruth) {
     ASSERT_LE(features.size(), 300u);
     ASSERT_GE(features.size(), 150u);
     EXPECT_NEAR(static_cast<double>(features.size()), static_cast<double>(cpu_count), 0.1 * cpu_count);
-    const int max_previous_id = previous.empty() ? -1 : previous.back().track_id;
-    size_t p = 0;
-    for (size_t k = 0; k < features.size(); ++k) {
-      if (k > 0) {
-        ASSERT_GT(features[k].track_id, features[k - 1].track_id);
-      }
-      if (features[k].track_id > max_previous_id) {
-        frames_with_new_tracks.insert(f);
-        continue;
-      }
-      while (p < previous.size() && previous[p].track_id < features[k].track_id) ++p;
-      ASSERT_LT(p, previous.size());
-      ASSERT_EQ(previous[p].track_id, features[k].track_id);
-      const KltPoint truth = MapBetweenFrames(previous_motion, motion, KltPoint{previous[p].x, previous[p].y});
-      errors.push_back(Distance(truth, KltPoint{features[k].x, features[k].y}));
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::CheckSequenceStep(previous, previous_motion, features, motion, f,
+                                                       &frames_with_new_tracks, &errors));
     previous = features;
     previous_motion = motion;
   }

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <set>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "cuda/klt/klt_types.h"
 #include "features/feature_types.h"
@@ -97,6 +100,33 @@ inline void PaintForeignRegion(GrayImage* image, int x0, int y0, int x1, int y1,
 inline SimilarityMotion KltSequenceMotion(int width, int height, int frame) {
   return KltFrameMotion(width, height, 1.3 * frame, 0.5 * frame + 2.0 * std::sin(frame / 6.0),
                         0.0015 * frame);
+}
+
+// Checks one ProcessFrame result of a tracked sequence against the previous frame's: track ids
+// increase, continuing tracks existed before, and their motion matches the truth (errors are
+// appended). Frames that start new tracks are recorded. Call through ASSERT_NO_FATAL_FAILURE.
+inline void CheckSequenceStep(const std::vector<KltFeature>& previous,
+                              const SimilarityMotion& previous_motion,
+                              const std::vector<KltFeature>& features,
+                              const SimilarityMotion& motion, int frame,
+                              std::set<int>* frames_with_new_tracks, std::vector<double>* errors) {
+  const int max_previous_id = previous.empty() ? -1 : previous.back().track_id;
+  size_t p = 0;
+  for (size_t k = 0; k < features.size(); ++k) {
+    if (k > 0) {
+      ASSERT_GT(features[k].track_id, features[k - 1].track_id);
+    }
+    if (features[k].track_id > max_previous_id) {
+      frames_with_new_tracks->insert(frame);
+      continue;
+    }
+    while (p < previous.size() && previous[p].track_id < features[k].track_id) ++p;
+    ASSERT_LT(p, previous.size());
+    ASSERT_EQ(previous[p].track_id, features[k].track_id);
+    const KltPoint truth =
+        MapBetweenFrames(previous_motion, motion, KltPoint{previous[p].x, previous[p].y});
+    errors->push_back(Distance(truth, KltPoint{features[k].x, features[k].y}));
+  }
 }
 
 }  // namespace proj::testing
