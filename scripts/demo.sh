@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
+bash scripts/build.sh sfm
 ./build/bin/sfm synth out/demo/scene
 ./build/bin/sfm reconstruct out/demo/scene/images -o out/demo
 ./build/bin/sfm evaluate out/demo/model --gt out/demo/scene/gt_dense_cameras
