@@ -46,6 +46,16 @@ struct RefitScratch {
   }
 };
 
+// Splits a minimal sample into the two coordinate arrays the minimal solvers take.
+template <size_t N>
+void SplitSample(const std::array<PointPair, N>& sample, std::array<Eigen::Vector2d, N>* x1,
+                 std::array<Eigen::Vector2d, N>* x2) {
+  for (size_t i = 0; i < N; ++i) {
+    (*x1)[i] = sample[i].x1;
+    (*x2)[i] = sample[i].x2;
+  }
+}
+
 struct EssentialEstimator {
   using Datum = PointPair;
   using Model = Eigen::Matrix3d;
@@ -91,10 +101,7 @@ struct FundamentalEstimator {
 
   void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
     std::array<Eigen::Vector2d, kSampleSize> x1, x2;
-    for (int i = 0; i < kSampleSize; ++i) {
-      x1[i] = sample[i].x1;
-      x2[i] = sample[i].x2;
-    }
+    SplitSample(sample, &x1, &x2);
     SolveFundamentalSevenPoint(x1, x2, models);
   }
   double SquaredError(const Datum& datum, const Model& f) const {
@@ -115,10 +122,7 @@ struct HomographyEstimator {
 
   void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
     std::array<Eigen::Vector2d, kSampleSize> x1, x2;
-    for (int i = 0; i < kSampleSize; ++i) {
-      x1[i] = sample[i].x1;
-      x2[i] = sample[i].x2;
-    }
+    SplitSample(sample, &x1, &x2);
     Eigen::Matrix3d h;
     if (SolveHomographyFourPoint(x1, x2, &h)) models->push_back(h);
   }
