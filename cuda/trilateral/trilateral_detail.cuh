@@ -53,13 +53,21 @@ __host__ __device__ inline float Exp2Ftz(float x) {
 #endif
 }
 
-// Taps with s = m^2 + n^2 > DiskCut have a float domain weight 2^-(s kd) of exactly 0
-// (kd = log2(e) * domain_coeff; 2^-150 rounds to 0, and 2^-126 flushes to zero in fast math).
-// Computed where it is used (kernel prologue, host plan, emulation) from the two values that
-// define it, so the kernels do not depend on a host-computed copy. Capped at 2^46 (far beyond
+// Taps with s = m^2 + n^2 > DiskCut are skipped. Without a sigma cut (cut_sigmas = 0) these
+// are exactly the taps whose float domain weight 2^-(s kd) is 0 (kd = log2(e) * domain_coeff;
+// 2^-150 rounds to 0, and 2^-126 flushes to zero in fast math), so the sums are those of the
+// full window. With cut_sigmas = k > 0 the disk is also limited to radius k sigma_c; the
+// skipped domain weights then sum to at most 2 pi sigma_c^2 e^(-k^2 / 2), which bounds the
+// output change (TrilateralGpuOptions::domain_cut_sigmas). Computed where it is used (kernel
+// prologue, host plan, emulation) from the values that define it. Capped at 2^46 (far beyond
 // any window; keeps IntegerSqrt exact).
-__host__ __device__ inline long long DiskCut(float domain_coeff, bool fast_math) {
-  const double cut = (fast_math ? 126.0 : 150.0) / (static_cast<double>(kLog2e) * domain_coeff);
+__host__ __device__ inline long long DiskCut(float domain_coeff, bool fast_math,
+                                             float cut_sigmas) {
+  double cut = (fast_math ? 126.0 : 150.0) / (static_cast<double>(kLog2e) * domain_coeff);
+  if (cut_sigmas > 0) {
+    const double sigma_cut = static_cast<double>(cut_sigmas) * cut_sigmas / (2.0 * domain_coeff);
+    cut = sigma_cut < cut ? sigma_cut : cut;
+  }
   const double cap = 70368744177664.0;  // 2^46
   return static_cast<long long>(floor(cut < cap ? cut : cap));
 }
@@ -86,54 +94,39 @@ __host__ __device__ inline DetailPixel LoadDetailPixel(const DetailArgs& a, int 
   return px;
 }
 
-// Partial sums over taps first, first + stride, ... of pixel px (see the file comment).
+// Partial sums over taps first, first + kStride, ... of pixel px (see the file comment).
 // kd = log2(e) / (2 sigma_c^2), kr = log2(e) / (2 sigma_r^2).
-// disk_cut = DiskCut(domain_coeff, kFast), disk_rows = IntegerSqrt(disk_cut) (>= 0).
-template <bool kFast>
+// disk_cut = DiskCut(...), disk_rows = IntegerSqrt(disk_cut) (>= 0).
+template <bool kFast, int kStride>
 __host__ __device__ inline void DetailPartialSums(const DetailArgs& a, const DetailPixel& px,
                                                   long long disk_cut, int disk_rows, int first,
-                                                  int stride, float kd, float kr,
-                                                  float* sum_w_out, float* sum_wd_out) {
+                                                  float kd, float kr, float* sum_w_out,
+                                                  float* sum_wd_out) {
   // The window clipped to the disk's rows first (r' = min(r, disk_rows) gives the same taps:
   // IntegerSqrt(disk_cut - n^2) <= disk_rows), then to the image, as the published kernel does.
   const int r = IMin(px.r, disk_rows);
   const int n_last = IMin(r, a.height - 1 - px.j);
-  int n = IMax(-r, -px.j);
   float sum_w = 0.f, sum_wd = 0.f;
-  if (n > n_last) {  // no row (cannot happen for a pixel inside the image; never read outside)
-    *sum_w_out = sum_w;
-    *sum_wd_out = sum_wd;
-    return;
-  }
-  int lo = 0, count = 0;
-  RowExtent(disk_cut, a.width, n, r, px.i, &lo, &count);
-  const float* row = a.image + static_cast<long long>(px.j + n) * a.width + px.i;
-  float base = px.c + px.gy * static_cast<float>(n);  // plane value at (0, n)
-  float row_exponent = static_cast<float>(n) * static_cast<float>(n) * kd;
-  int k = first;
-  while (true) {
-    while (k >= count) {
-      if (n >= n_last) {
-        *sum_w_out = sum_w;
-        *sum_wd_out = sum_wd;
-        return;
-      }
-      k -= count;
-      ++n;
-      RowExtent(disk_cut, a.width, n, r, px.i, &lo, &count);
-      row += a.width;
-      base = px.c + px.gy * static_cast<float>(n);
-      row_exponent = static_cast<float>(n) * static_cast<float>(n) * kd;
+  int k = first;  // this worker's next tap, counted from the start of row n
+  for (int n = IMax(-r, -px.j); n <= n_last; ++n) {
+    int lo = 0, count = 0;
+    RowExtent(disk_cut, a.width, n, r, px.i, &lo, &count);
+    const float* row = a.image + static_cast<long long>(px.j + n) * a.width + px.i + lo;
+    const float fn = static_cast<float>(n);
+    const float base = px.c + px.gy * fn;  // plane value at (0, n)
+    const float row_exponent = fn * fn * kd;
+    for (; k < count; k += kStride) {
+      const float fm = static_cast<float>(lo + k);
+      const float d = row[k] - (base + px.gx * fm);
+      const float e = fm * fm * kd + row_exponent + d * d * kr;
+      const float w = kFast ? Exp2Ftz(-e) : exp2f(-e);
+      sum_w += w;
+      sum_wd += w * d;
     }
-    const int m = lo + k;
-    const float fm = static_cast<float>(m);
-    const float d = row[m] - (base + px.gx * fm);
-    const float e = fm * fm * kd + row_exponent + d * d * kr;
-    const float w = kFast ? Exp2Ftz(-e) : exp2f(-e);
-    sum_w += w;
-    sum_wd += w * d;
-    k += stride;
+    k -= count;
   }
+  *sum_w_out = sum_w;
+  *sum_wd_out = sum_wd;
 }
 
 }  // namespace proj::cuda::trilateral

@@ -4,19 +4,17 @@
 // Conformance with the float CPU reference (features/trilateral/trilateral_filter.h):
 // gx, gy, g, sigma_r and the level map L are bit-identical; the output is within
 // 1e-5 * (max I - min I) (spec §6). Two methods:
-//  - kOptimized (EXPERIMENTAL, NOT conformant on the H200: its disk-limited detail kernels give
-//    wrong output there although the same code is exact in the host emulation; the optimised
-//    pipeline with the full-window kernel is exact; see bench/RESULTS-trilateral.md): the level map grown ring by ring from a shared-memory tile (no
-//    stack planes); detail taps restricted to those whose float domain weight is non-zero
-//    (a disk of radius ~14.4 sigma_c: the skipped taps weigh exactly 0 in float); one exp2 per
-//    tap; pixels sorted by level, largest first, consumed by a persistent grid (a warp per
-//    pixel for windows of 17x17 and more, a thread per pixel for the small ones). Its
+//  - kOptimized (default): the level map grown ring by ring from a shared-memory tile (no
+//    stack planes); detail taps restricted to a disk of radius 7 sigma_c (domain_cut_sigmas;
+//    with 0, to the disk of radius ~14.4 sigma_c outside which every float weight is exactly
+//    0); one exp2 per tap; pixels sorted by level. The default schedule gives each pixel a
+//    thread; kWarpAndThread gives large windows a warp each. Its
 //    per-pixel logic (cuda/trilateral/trilateral_detail.cuh) is also run on the host by
 //    tests/cuda/trilateral_detail_emulation_test.cu.
-//  - kPublished (default; conformant on the H200): the method of the 2024 thesis, extended to
-//    every step: one thread per pixel, pixels stably sorted by window size, the full
-//    (2r+1)^2 detail window with two expf per tap, the min-max stack as 2*levelMax planes, the
-//    two middle steps on two streams.
+//  - kPublished (reference): the method of the 2024 thesis, extended to every step: one
+//    thread per pixel, pixels stably sorted by window size, the full (2r+1)^2 detail window
+//    with two expf per tap, the min-max stack as 2*levelMax planes, the two middle steps on
+//    two streams.
 // `fast_math` (kOptimized only) uses the flush-to-zero ex2 approximation for the weights and
 // the corresponding smaller disk (~13.2 sigma_c).
 //
@@ -32,9 +30,10 @@ namespace proj::cuda {
 
 enum class TrilateralGpuMethod { kPublished, kOptimized };
 // Detail-step schedule of kOptimized (all give the same result up to float rounding):
-// kThreadPerPixel (default of kOptimized): a plain grid, one thread per pixel, disk-limited taps;
+// kThreadPerPixel (default): a plain grid, one thread per pixel, disk-limited taps (fastest on
+// the H200 except for small mostly-textured images, see bench/RESULTS-trilateral.md);
 // kWarpAndThread: persistent grid, a warp per pixel for windows of 17x17 and up, a thread
-// per pixel below (both disk-limited schedules gave wrong results on the H200);
+// per pixel below;
 // kFullWindow: the published detail kernel inside the optimised pipeline (diagnostic).
 enum class TrilateralDetailSchedule { kWarpAndThread, kThreadPerPixel, kFullWindow };
 
@@ -45,8 +44,14 @@ struct TrilateralGpuOptions {
   int level_max_override = 0;    // > 0 replaces levelMax; 0 = floor(log2 min(W,H)) + 1
   int trunc_radius = 0;          // > 0 caps the detail half-window (inexact); 0 = off
   bool constant_guard = true;    // sigma_r == 0: output = input (else NaN, as the reference)
-  TrilateralGpuMethod method = TrilateralGpuMethod::kPublished;
+  TrilateralGpuMethod method = TrilateralGpuMethod::kOptimized;
   bool fast_math = false;        // approximate ex2 in the detail stage (kOptimized only)
+  // kOptimized: detail taps further than this many sigma_c from the pixel are skipped. Their
+  // domain weights sum to at most 2 pi sigma_c^2 e^(-k^2/2) (3.6e-9 for k = 7, sigma_c = 5)
+  // against the centre tap's 1, far below the 1e-4 conformance bound (measured errors in
+  // bench/RESULTS-trilateral.md); 7 visits ~4x fewer taps than the float-exact disk. 0 = off
+  // (only taps whose float weight is exactly 0 are skipped: the full window's sums).
+  double domain_cut_sigmas = 7;
   TrilateralDetailSchedule detail_schedule = TrilateralDetailSchedule::kThreadPerPixel;
   void Check() const;            // throws InputError naming the bad field
 };

@@ -17,6 +17,9 @@ void TrilateralGpuOptions::Check() const {
   PROJ_REQUIRE(level_max_override >= 0 && level_max_override <= 24,
                "TrilateralGpuOptions.level_max_override must be in [0, 24]");
   PROJ_REQUIRE(trunc_radius >= 0, "TrilateralGpuOptions.trunc_radius must be >= 0");
+  PROJ_REQUIRE(std::isfinite(domain_cut_sigmas) && (domain_cut_sigmas == 0 || domain_cut_sigmas >= 5),
+               "TrilateralGpuOptions.domain_cut_sigmas must be 0 (off) or >= 5 (got "
+                   << domain_cut_sigmas << ")");
   PROJ_REQUIRE(!fast_math || method == TrilateralGpuMethod::kOptimized,
                "TrilateralGpuOptions.fast_math is only available with the optimised method");
 }

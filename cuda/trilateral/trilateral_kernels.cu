@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
   const bool copy = sigma_r == 0.f && a.constant_guard;
   const float kr = kLog2e / (2.f * sigma_r * sigma_r);
   const float kd = kLog2e * a.domain_coeff;
-  const long long disk_cut = DiskCut(a.domain_coeff, kFast);
+  const long long disk_cut = DiskCut(a.domain_coeff, kFast, a.cut_sigmas);
   const int disk_rows = IntegerSqrt(disk_cut);
   if (a.echo != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
     a.echo[0] = a.host_disk_cut;
@@ -280,7 +280,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
       }
       const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, lane, 32, kd, kr, &sum_w, &sum_wd);
+      DetailPartialSums<kFast, 32>(a, px, disk_cut, disk_rows, lane, kd, kr, &sum_w, &sum_wd);
       for (int offset = 16; offset > 0; offset >>= 1) {
         sum_w += __shfl_xor_sync(0xffffffffu, sum_w, offset);
         sum_wd += __shfl_xor_sync(0xffffffffu, sum_wd, offset);
@@ -296,7 +296,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
       }
       const DetailPixel px = LoadDetailPixel(a, p);
       float sum_w = 0.f, sum_wd = 0.f;
-      DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, 0, 1, kd, kr, &sum_w, &sum_wd);
+      DetailPartialSums<kFast, 1>(a, px, disk_cut, disk_rows, 0, kd, kr, &sum_w, &sum_wd);
       a.output[p] = px.c + sum_wd / sum_w;
     }
   }
@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(kDetailThreads) DetailOptimizedKernel(DetailAr
 template <bool kFast>
 __global__ void DetailDiskThreadKernel(DetailArgs a, int count) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  const long long disk_cut = DiskCut(a.domain_coeff, kFast);
+  const long long disk_cut = DiskCut(a.domain_coeff, kFast, a.cut_sigmas);
   const int disk_rows = IntegerSqrt(disk_cut);
   if (a.echo != nullptr && t == 0) {
     a.echo[0] = a.host_disk_cut;
@@ -316,34 +316,21 @@ __global__ void DetailDiskThreadKernel(DetailArgs a, int count) {
   }
   if (t >= count) return;
   const int p = a.order[t];
-  const int i = p % a.width, j = p / a.width;
-  const float c = a.image[p];
   const float sigma_r = a.range->sigma_r;
   if (sigma_r == 0.f && a.constant_guard) {
-    a.output[p] = c;
+    a.output[p] = a.image[p];
     return;
   }
   const float kr = kLog2e / (2.f * sigma_r * sigma_r);
   const float kd = kLog2e * a.domain_coeff;
-  const float gx = a.smoothed_gx[p], gy = a.smoothed_gy[p];
-  const int r = min(DetailRadius(a.level[p], a.trunc_radius), disk_rows);  // same taps
+  // The shared per-pixel code (also the warp kernel's small-window path). A hand-written
+  // double loop here (m from max(-limit, -i) to min(limit, width - 1 - i)) was miscompiled by
+  // ptxas 13.0 for sm_90: the unrolled loop's trip count used max(m_last, i, -limit) instead of
+  // max(m_last, -i, -limit) and read past the row (compute-sanitizer memcheck).
+  const DetailPixel px = LoadDetailPixel(a, p);
   float sum_w = 0.f, sum_wd = 0.f;
-  const int n_first = max(-r, -j);
-  const int n_last = min(r, a.height - 1 - j);
-  for (int n = n_first; n <= n_last; ++n) {
-    const int limit = min(r, IntegerSqrt(disk_cut - static_cast<long long>(n) * n));
-    const float* row = a.image + static_cast<size_t>(j + n) * a.width + i;
-    const float fn = static_cast<float>(n);
-    for (int m = max(-limit, -i); m <= min(limit, a.width - 1 - i); ++m) {
-      const float fm = static_cast<float>(m);
-      const float d = row[m] - (c + gx * fm + gy * fn);
-      const float e = (fm * fm + fn * fn) * kd + d * d * kr;
-      const float w = kFast ? Exp2Ftz(-e) : exp2f(-e);
-      sum_w += w;
-      sum_wd += w * d;
-    }
-  }
-  a.output[p] = c + sum_wd / sum_w;
+  DetailPartialSums<kFast, 1>(a, px, disk_cut, disk_rows, 0, kd, kr, &sum_w, &sum_wd);
+  a.output[p] = px.c + sum_wd / sum_w;
 }
 
 }  // namespace
@@ -410,9 +397,9 @@ void LaunchLevelKeys(const uint8_t* level, int count, int level_max, bool descen
   PROJ_CUDA_CHECK(cudaGetLastError());
 }
 
-long long DiskCutSquared(float domain_coeff, bool fast_math, int radius) {
+long long DiskCutSquared(float domain_coeff, bool fast_math, float cut_sigmas, int radius) {
   const long long cap = 2LL * radius * radius;  // no window reaches further
-  return std::min(DiskCut(domain_coeff, fast_math), cap);
+  return std::min(DiskCut(domain_coeff, fast_math, cut_sigmas), cap);
 }
 
 int DiskRows(long long disk_cut, int radius) {

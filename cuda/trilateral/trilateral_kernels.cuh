@@ -66,6 +66,7 @@ struct DetailArgs {
   int height = 0;
   int trunc_radius = 0;                  // > 0 caps the half-window
   float domain_coeff = 0;                // 1 / (2 sigma_c^2)
+  float cut_sigmas = 0;                  // disk kernels: radius limit in sigma_c (0 = none)
   bool constant_guard = true;
   bool fast_math = false;
   float* output = nullptr;
@@ -74,7 +75,7 @@ struct DetailArgs {
   long long* echo = nullptr;
 };
 // DiskCut (trilateral_detail.cuh) capped at 2 radius^2, which no window exceeds.
-long long DiskCutSquared(float domain_coeff, bool fast_math, int radius);
+long long DiskCutSquared(float domain_coeff, bool fast_math, float cut_sigmas, int radius);
 // Rows |n| <= DiskRows(disk_cut, radius) hold taps of non-zero weight.
 int DiskRows(long long disk_cut, int radius);
 // The published method: thread i filters pixel order[i] over its full window.

@@ -41,7 +41,8 @@ Plan MakePlan(int width, int height, const TrilateralGpuOptions& options) {
   if (options.trunc_radius > 0) plan.max_radius = std::min(plan.max_radius, options.trunc_radius);
   plan.domain_coeff = static_cast<float>(1.0 / (2.0 * options.sigma_c * options.sigma_c));
   plan.published = options.method == TrilateralGpuMethod::kPublished;
-  plan.disk_cut = DiskCutSquared(plan.domain_coeff, options.fast_math, plan.max_radius);
+  plan.disk_cut = DiskCutSquared(plan.domain_coeff, options.fast_math,
+                                 static_cast<float>(options.domain_cut_sigmas), plan.max_radius);
   plan.disk_rows = DiskRows(plan.disk_cut, plan.max_radius);
   plan.stack_floats = plan.published ? 2 * static_cast<size_t>(plan.level_max) * plan.count : 0;
   PROJ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
@@ -113,6 +114,7 @@ void Enqueue(const Plan& plan, const Workspace& ws, const TrilateralGpuOptions& 
   args.height = h;
   args.trunc_radius = options.trunc_radius;
   args.domain_coeff = plan.domain_coeff;
+  args.cut_sigmas = static_cast<float>(options.domain_cut_sigmas);
   args.constant_guard = options.constant_guard;
   args.fast_math = options.fast_math;
   args.output = output;

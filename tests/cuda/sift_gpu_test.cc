@@ -101,11 +101,11 @@ Agreement Compare(const FeatureSet& cpu, const FeatureSet& gpu) {
   return a;
 }
 
-void CheckAgreementOn(const GrayImage& image, int max_features, const char* label) {
-  FeatureOptions options;
+void CheckAgreementOn(const GrayImage& image, int max_features, const char* label,
+                      FeatureOptions options = FeatureOptions()) {
   options.max_features = max_features;
   const SiftParams params = MakeSiftParams(options, image.width, image.height);
-  const FeatureSet cpu = ExtractSiftCpu(image, params, GaussianLevelSmoother(), 0);
+  const FeatureSet cpu = ExtractSiftCpu(image, params, MakeLevelSmoother(options), 0);
   cuda::SiftGpu sift(MakeSiftGpuOptions(params, options));
   cuda::ImageView view;
   view.pixels = image.pixels.data();
@@ -134,6 +134,23 @@ TEST(SiftGpu, MatchesCpuOnStrechaCrop) {
   PROJ_REQUIRE_SHARED_DATASET(path, "strecha/fountain-P11/images/0000.jpg");
   const GrayImage image = testing::LoadGrayJpeg(path);
   CheckAgreementOn(testing::CropImage(image, 1000, 600, 640, 480), 8192, "fountain crop (upsampled)");
+}
+
+// Trilateral scale space (issue 4): the GPU filter inside the GPU SIFT against the CPU
+// reference filter inside the CPU SIFT. Small crop without upsampling: the CPU reference
+// filter costs seconds per level.
+TEST(SiftGpu, TrilateralScaleSpaceMatchesCpu) {
+  PROJ_REQUIRE_GPU();
+  PROJ_REQUIRE_SHARED_DATASET(path, "strecha/fountain-P11/images/0000.jpg");
+  const GrayImage image = testing::LoadGrayJpeg(path);
+  FeatureOptions options;
+  options.scale_space = ScaleSpaceType::kTrilateral;
+  options.upsample = 0;
+  for (bool edge_test : {true, false}) {
+    options.edge_test = edge_test;
+    CheckAgreementOn(testing::CropImage(image, 1300, 800, 320, 240), 8192,
+                     edge_test ? "trilateral, edge test on" : "trilateral, edge test off", options);
+  }
 }
 
 TEST(SiftGpu, MatchesCpuOnFullStrechaImage) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/trilateral/trilateral_detail.cuh"
+#include "cuda/trilateral/trilateral_gpu.h"
 #include "cuda/trilateral/trilateral_kernels.cuh"
 #include "features/trilateral/trilateral_filter.h"
 
@@ -18,11 +19,13 @@ namespace {
 
 namespace tk = cuda::trilateral;
 
+const float kDefaultCutSigmas = static_cast<float>(cuda::TrilateralGpuOptions().domain_cut_sigmas);
+
 // Output of the optimised detail step for every pixel, emulated on the host.
 template <bool kFast>
 std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int height,
                                  const TrilateralIntermediates<float>& state, double sigma_c,
-                                 int trunc_radius) {
+                                 int trunc_radius, float cut_sigmas) {
   tk::DetailArgs a;
   a.image = image.data();
   a.smoothed_gx = state.smoothed_gx.data();
@@ -34,7 +37,8 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
   a.domain_coeff = static_cast<float>(1.0 / (2.0 * sigma_c * sigma_c));
   a.fast_math = kFast;
   // As the kernels' prologue computes them.
-  const long long disk_cut = tk::DiskCut(a.domain_coeff, kFast);
+  a.cut_sigmas = cut_sigmas;
+  const long long disk_cut = tk::DiskCut(a.domain_coeff, kFast, cut_sigmas);
   const int disk_rows = tk::IntegerSqrt(disk_cut);
   const float sigma_r = state.sigma_r;
   const float kr = tk::kLog2e / (2.f * sigma_r * sigma_r);
@@ -45,8 +49,8 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
     if (state.level[p] >= tk::kWarpLevel) {
       float w[32], wd[32];
       for (int lane = 0; lane < 32; ++lane) {
-        tk::DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, lane, 32, kd, kr, &w[lane],
-                                     &wd[lane]);
+        tk::DetailPartialSums<kFast, 32>(a, px, disk_cut, disk_rows, lane, kd, kr, &w[lane],
+                                         &wd[lane]);
       }
       for (int offset = 16; offset > 0; offset >>= 1) {  // __shfl_xor_sync butterfly
         float w_next[32], wd_next[32];
@@ -60,7 +64,7 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
       out[p] = px.c + wd[0] / w[0];
     } else {
       float w = 0, wd = 0;
-      tk::DetailPartialSums<kFast>(a, px, disk_cut, disk_rows, 0, 1, kd, kr, &w, &wd);
+      tk::DetailPartialSums<kFast, 1>(a, px, disk_cut, disk_rows, 0, kd, kr, &w, &wd);
       out[p] = px.c + wd / w;
     }
   }
@@ -69,15 +73,16 @@ std::vector<float> EmulateDetail(const std::vector<float>& image, int width, int
 
 // Runs the CPU reference and the emulation; returns max |difference| / range of the input.
 double EmulationError(const std::vector<float>& image, int width, int height, double sigma_c,
-                      int trunc_radius, bool fast, int* max_level = nullptr) {
+                      int trunc_radius, bool fast, int* max_level = nullptr,
+                      float cut_sigmas = kDefaultCutSigmas) {
   TrilateralOptions options;
   options.sigma_c = sigma_c;
   options.trunc_radius = trunc_radius;
   TrilateralIntermediates<float> state;
   const std::vector<float> cpu = TrilateralFilter(image.data(), width, height, options, &state);
   const std::vector<float> emulated =
-      fast ? EmulateDetail<true>(image, width, height, state, sigma_c, trunc_radius)
-           : EmulateDetail<false>(image, width, height, state, sigma_c, trunc_radius);
+      fast ? EmulateDetail<true>(image, width, height, state, sigma_c, trunc_radius, cut_sigmas)
+           : EmulateDetail<false>(image, width, height, state, sigma_c, trunc_radius, cut_sigmas);
   if (max_level != nullptr) *max_level = *std::max_element(state.level.begin(), state.level.end());
   const auto [lo, hi] = std::minmax_element(image.begin(), image.end());
   double worst = 0;
@@ -134,14 +139,16 @@ TEST(TrilateralDetailEmulation, IntegerSqrtIsExact) {
 TEST(TrilateralDetailEmulation, DiskCutMatchesThePlan) {
   // sigma_c = 3: 150 / (log2(e) / 18) = 1871.5; fast math 126 / ... = 1572.1.
   const float coeff = static_cast<float>(1.0 / 18.0);
-  EXPECT_EQ(tk::DiskCut(coeff, false), 1871);
-  EXPECT_EQ(tk::DiskCut(coeff, true), 1572);
-  EXPECT_EQ(tk::IntegerSqrt(tk::DiskCut(coeff, false)), 43);
-  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 4), 32);  // the 8x8 worked example's plan
+  EXPECT_EQ(tk::DiskCut(coeff, false, 0), 1871);
+  EXPECT_EQ(tk::DiskCut(coeff, true, 0), 1572);
+  EXPECT_EQ(tk::DiskCut(coeff, false, 7), 440);  // (7 sigma_c)^2 = 441 with float 1/18: 440.99..
+  EXPECT_EQ(tk::DiskCut(coeff, false, 20), 1871);  // the float disk is the smaller one
+  EXPECT_EQ(tk::IntegerSqrt(tk::DiskCut(coeff, false, 0)), 43);
+  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 0, 4), 32);  // the 8x8 worked example's plan
   EXPECT_EQ(tk::DiskRows(32, 4), 4);
-  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 64), 1871);
+  EXPECT_EQ(tk::DiskCutSquared(coeff, false, 0, 64), 1871);
   EXPECT_EQ(tk::DiskRows(1871, 64), 43);
-  EXPECT_EQ(tk::DiskCut(1e-20f, false), 1LL << 46);  // capped
+  EXPECT_EQ(tk::DiskCut(1e-20f, false, 0), 1LL << 46);  // capped
 }
 
 TEST(TrilateralDetailEmulation, WorkedExample) {
@@ -170,6 +177,21 @@ TEST(TrilateralDetailEmulation, DiskCutTruncationAndFastMath) {
   EXPECT_LE(EmulationError(image, 160, 120, 1.6, 0, false), 1e-5);
   EXPECT_LE(EmulationError(image, 160, 120, 1.0, 5, false), 1e-5);
   EXPECT_LE(EmulationError(image, 160, 120, 1.0, 0, true), 1e-4);
+  // Without the 7 sigma_c cut: the float-exact disk.
+  EXPECT_LE(EmulationError(image, 160, 120, 1.0, 0, false, nullptr, 0.f), 1e-5);
+  EXPECT_LE(EmulationError(image, 160, 120, 3.0, 0, false, nullptr, 0.f), 1e-5);
+}
+
+// The sigma cut must matter (fewer taps) yet stay within the conformance bound: at sigma_c = 5
+// on a smooth 200x160 image the 7 sigma_c disk (radius 35) is far inside the windows (r = 64).
+TEST(TrilateralDetailEmulation, SigmaCutStaysWithinTolerance) {
+  const std::vector<float> image = SmoothWithHotPixel(200, 160);
+  int max_level = 0;
+  EXPECT_LE(EmulationError(image, 200, 160, 5.0, 0, false, &max_level, 7.f), 1e-6);
+  EXPECT_GE(max_level, 7);
+  EXPECT_LE(EmulationError(Scene(200, 160, 9), 200, 160, 5.0, 0, false, nullptr, 7.f), 1e-6);
+  // A deliberately short cut (1 sigma_c, rejected by the options) shows the test can fail.
+  EXPECT_GT(EmulationError(image, 200, 160, 5.0, 0, false, nullptr, 1.f), 1e-5);
 }
 
 }  // namespace
