@@ -36,19 +36,23 @@ std::vector<FeatureMatch> MatchTracks(const std::vector<int>& ids1, const std::v
   return matches;
 }
 
-// `frame_at(f)` returns a reference valid until its next call.
-SequenceCorrespondences Track(int num_frames, const std::function<const GrayImage&(int)>& frame_at,
-                              KltTracker* tracker, const KltSequenceOptions& options) {
+// `process(f)` gives frame f to the tracker and returns its features.
+void Track(int num_frames, const std::function<const std::vector<KltFeature>&(int)>& process,
+           KltTracker* tracker, const KltSequenceOptions& options, const SequenceObserver& observer,
+           SequenceCorrespondences* out) {
   options.Check();
   PROJ_REQUIRE(num_frames >= 0, "TrackSequence: negative frame count");
   PROJ_CHECK(tracker != nullptr, "TrackSequence needs a tracker");
+  PROJ_CHECK(out != nullptr, "TrackSequence needs a result");
   tracker->Reset();
   const std::vector<int> gaps = FrameGaps(options);
-  SequenceCorrespondences result;
+  SequenceCorrespondences& result = *out;
+  result = SequenceCorrespondences();
   result.keypoints.resize(num_frames);
   result.track_ids.resize(num_frames);
+  result.pairs.reserve(static_cast<size_t>(num_frames) * gaps.size());  // never moved (observer)
   for (int f = 0; f < num_frames; ++f) {
-    const std::vector<KltFeature>& features = tracker->ProcessFrame(frame_at(f));
+    const std::vector<KltFeature>& features = process(f);
     std::vector<Keypoint>& keypoints = result.keypoints[f];
     std::vector<int>& ids = result.track_ids[f];
     keypoints.resize(features.size());
@@ -69,7 +73,15 @@ SequenceCorrespondences Track(int num_frames, const std::function<const GrayImag
       if (static_cast<int>(matches.size()) < options.min_pair_matches) continue;
       result.pairs.push_back(PairMatches{ImagePair{earlier, f}, std::move(matches)});
     }
+    if (observer) observer(f, result);
   }
+}
+
+SequenceCorrespondences Track(int num_frames,
+                              const std::function<const std::vector<KltFeature>&(int)>& process,
+                              KltTracker* tracker, const KltSequenceOptions& options) {
+  SequenceCorrespondences result;
+  Track(num_frames, process, tracker, options, {}, &result);
   return result;
 }
 
@@ -86,9 +98,9 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
   GrayImage buffer;
   return Track(
       num_frames,
-      [&](int f) -> const GrayImage& {
+      [&](int f) -> const std::vector<KltFeature>& {
         frames(f, &buffer);
-        return buffer;
+        return tracker->ProcessFrame(buffer);
       },
       tracker, options);
 }
@@ -96,8 +108,18 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
 SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, KltTracker* tracker,
                                       const KltSequenceOptions& options) {
   return Track(
-      static_cast<int>(frames.size()), [&](int f) -> const GrayImage& { return frames[f]; }, tracker,
-      options);
+      static_cast<int>(frames.size()),
+      [&](int f) -> const std::vector<KltFeature>& { return tracker->ProcessFrame(frames[f]); },
+      tracker, options);
+}
+
+void TrackSequence(int num_frames, const Frame8Provider& frames, KltTracker* tracker,
+                   const KltSequenceOptions& options, const SequenceObserver& observer,
+                   SequenceCorrespondences* result) {
+  Track(
+      num_frames,
+      [&](int f) -> const std::vector<KltFeature>& { return tracker->ProcessFrame(frames(f)); },
+      tracker, options, observer, result);
 }
 
 SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,

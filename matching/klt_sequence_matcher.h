@@ -42,6 +42,15 @@ struct SequenceCorrespondences {
 // frame to the next; called once per frame in increasing order, so frames need not all be in
 // memory.
 using FrameProvider = std::function<void(int index, GrayImage* frame)>;
+// The same for 8-bit frames: returns a view of frame `index`, valid until the next call.
+using Frame8Provider = std::function<KltFrame8(int index)>;
+
+// Called on the tracking thread after frame `frame` is tracked, with the correspondences so
+// far: the keypoints and track ids of frames 0 .. frame and the pairs ending at or before
+// `frame` are final. Pair storage is reserved for the whole sequence before the first frame,
+// so no pair or keypoint list moves while tracking: an observer may hand references to them to
+// other threads, valid while the result lives.
+using SequenceObserver = std::function<void(int frame, const SequenceCorrespondences& so_far)>;
 
 SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frames,
                                       const KltOptions& options,
@@ -56,5 +65,11 @@ SequenceCorrespondences TrackSequence(int num_frames, const FrameProvider& frame
                                       const KltSequenceOptions& sequence_options = {});
 SequenceCorrespondences TrackSequence(const std::vector<GrayImage>& frames, KltTracker* tracker,
                                       const KltSequenceOptions& sequence_options = {});
+// 8-bit frames (the pipeline's form) into *result, with an optional observer of each
+// finished frame. The caller owns the result, so when tracking throws, the frames so far stay
+// alive until the threads the observer fed are stopped.
+void TrackSequence(int num_frames, const Frame8Provider& frames, KltTracker* tracker,
+                   const KltSequenceOptions& sequence_options, const SequenceObserver& observer,
+                   SequenceCorrespondences* result);
 
 }  // namespace proj

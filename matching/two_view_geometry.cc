@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/check.h"
 #include "geometry/ransac/estimate_two_view.h"
@@ -55,26 +56,26 @@ int CountMask(const std::vector<char>& mask) {
   return static_cast<int>(std::count(mask.begin(), mask.end(), 1));
 }
 
-}  // namespace
-
-TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
-                                        const Camera& camera1,
-                                        const std::vector<Eigen::Vector2d>& keypoints1,
-                                        const Camera& camera2,
-                                        const std::vector<Eigen::Vector2d>& keypoints2,
-                                        const std::vector<FeatureMatch>& matches) {
-  TwoViewGeometry result;
-  if (static_cast<int>(matches.size()) < options.min_num_inliers) return result;
+// Matched points, one entry per match: pixels and normalized coordinates in both images.
+struct MatchedPoints {
   std::vector<Eigen::Vector2d> pixels1, pixels2, normalized1, normalized2;
-  pixels1.reserve(matches.size());
-  pixels2.reserve(matches.size());
-  for (const auto& m : matches) {
-    pixels1.push_back(keypoints1[m.index1]);
-    pixels2.push_back(keypoints2[m.index2]);
-    normalized1.push_back(camera1.PixelToNormalized(pixels1.back()));
-    normalized2.push_back(camera2.PixelToNormalized(pixels2.back()));
+  explicit MatchedPoints(size_t count) {
+    pixels1.reserve(count);
+    pixels2.reserve(count);
+    normalized1.reserve(count);
+    normalized2.reserve(count);
   }
+};
 
+// The estimate and classification on the matched points.
+TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& camera1,
+                         const Camera& camera2, const MatchedPoints& points,
+                         const std::vector<FeatureMatch>& matches) {
+  TwoViewGeometry result;
+  const std::vector<Eigen::Vector2d>& pixels1 = points.pixels1;
+  const std::vector<Eigen::Vector2d>& pixels2 = points.pixels2;
+  const std::vector<Eigen::Vector2d>& normalized1 = points.normalized1;
+  const std::vector<Eigen::Vector2d>& normalized2 = points.normalized2;
   RansacOptions ransac;
   ransac.max_error = options.max_error_px;
   ransac.confidence = options.confidence;
@@ -114,6 +115,58 @@ TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
     if (mask[i]) result.inlier_matches.push_back(matches[i]);
   }
   return result;
+}
+
+}  // namespace
+
+TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
+                                        const Camera& camera1,
+                                        const std::vector<Eigen::Vector2d>& keypoints1,
+                                        const Camera& camera2,
+                                        const std::vector<Eigen::Vector2d>& keypoints2,
+                                        const std::vector<FeatureMatch>& matches) {
+  if (static_cast<int>(matches.size()) < options.min_num_inliers) return {};
+  MatchedPoints points(matches.size());
+  for (const auto& m : matches) {
+    points.pixels1.push_back(keypoints1[m.index1]);
+    points.pixels2.push_back(keypoints2[m.index2]);
+    points.normalized1.push_back(camera1.PixelToNormalized(points.pixels1.back()));
+    points.normalized2.push_back(camera2.PixelToNormalized(points.pixels2.back()));
+  }
+  return Estimate(options, camera1, camera2, points, matches);
+}
+
+TwoViewPoints MakeTwoViewPoints(const Camera& camera, std::vector<Eigen::Vector2d> pixels) {
+  TwoViewPoints points;
+  points.camera = camera;
+  points.pixels = std::move(pixels);
+  points.normalized.reserve(points.pixels.size());
+  for (const Eigen::Vector2d& pixel : points.pixels) {
+    points.normalized.push_back(camera.PixelToNormalized(pixel));
+  }
+  return points;
+}
+
+TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
+                                        const TwoViewPoints& image1, const TwoViewPoints& image2,
+                                        const std::vector<FeatureMatch>& matches) {
+  if (static_cast<int>(matches.size()) < options.min_num_inliers) return {};
+  MatchedPoints points(matches.size());
+  for (const auto& m : matches) {
+    points.pixels1.push_back(image1.pixels[m.index1]);
+    points.pixels2.push_back(image2.pixels[m.index2]);
+    points.normalized1.push_back(image1.normalized[m.index1]);
+    points.normalized2.push_back(image2.normalized[m.index2]);
+  }
+  return Estimate(options, image1.camera, image2.camera, points, matches);
+}
+
+TwoViewGeometry EstimateListedPairGeometry(const TwoViewGeometryOptions& options, size_t index,
+                                           const TwoViewPoints& image1, const TwoViewPoints& image2,
+                                           const std::vector<FeatureMatch>& matches) {
+  TwoViewGeometryOptions pair_options = options;
+  pair_options.seed = options.seed + static_cast<uint64_t>(index);
+  return EstimateTwoViewGeometry(pair_options, image1, image2, matches);
 }
 
 }  // namespace proj

@@ -55,4 +55,25 @@ TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
                                         const std::vector<Eigen::Vector2d>& keypoints2,
                                         const std::vector<FeatureMatch>& matches);
 
+// One image's keypoints as verification uses them: pixels and their normalized coordinates
+// under the image's camera, converted once per image and shared by all pairs of the image.
+struct TwoViewPoints {
+  Camera camera;
+  std::vector<Eigen::Vector2d> pixels;
+  std::vector<Eigen::Vector2d> normalized;  // camera.PixelToNormalized(pixels[k])
+};
+TwoViewPoints MakeTwoViewPoints(const Camera& camera, std::vector<Eigen::Vector2d> pixels);
+
+// The same estimate from prepared points (identical results).
+TwoViewGeometry EstimateTwoViewGeometry(const TwoViewGeometryOptions& options,
+                                        const TwoViewPoints& image1, const TwoViewPoints& image2,
+                                        const std::vector<FeatureMatch>& matches);
+
+// Pair number `index` of a list of pairs (the pipeline's verification of all pairs): RANSAC is
+// seeded with options.seed + index, so the result does not depend on which thread verifies
+// the pair or when.
+TwoViewGeometry EstimateListedPairGeometry(const TwoViewGeometryOptions& options, size_t index,
+                                           const TwoViewPoints& image1, const TwoViewPoints& image2,
+                                           const std::vector<FeatureMatch>& matches);
+
 }  // namespace proj

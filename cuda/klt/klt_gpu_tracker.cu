@@ -2,6 +2,7 @@
 #include "cuda/klt/klt_gpu_tracker.h"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <utility>
 
@@ -93,6 +94,24 @@ class Pyramid {
                                       cudaMemcpyHostToDevice, stream));
   }
 
+  // An 8-bit frame through `staging` (pinned, width * height bytes) into `device_bytes`, then
+  // converted into level 0. Copied in row bands so that the host copy of one band overlaps
+  // the transfer of the previous one. The stream must have finished with `staging` (each call
+  // ends synchronised).
+  void Upload8(const KltFrame8& frame, uint8_t* staging, uint8_t* device_bytes, cudaStream_t stream) {
+    constexpr int kBands = 4;
+    const size_t row_bytes = static_cast<size_t>(frame.width);
+    const int rows_per_band = (frame.height + kBands - 1) / kBands;
+    for (int row = 0; row < frame.height; row += rows_per_band) {
+      const size_t offset = row * row_bytes;
+      const size_t bytes = std::min(rows_per_band, frame.height - row) * row_bytes;
+      std::memcpy(staging + offset, frame.pixels + offset, bytes);
+      PROJ_CUDA_CHECK(cudaMemcpyAsync(device_bytes + offset, staging + offset, bytes,
+                                      cudaMemcpyHostToDevice, stream));
+    }
+    internal::LaunchEightBitToLevel(device_bytes, levels_[0], stream);
+  }
+
   void Build(cudaStream_t stream) {
     for (size_t level = 1; level < levels_.size(); ++level) {
       internal::LaunchPyramidDown(levels_[level - 1], levels_[level], stream);
@@ -152,6 +171,10 @@ struct KltGpuTracker::Impl {
   KltDeviceArray<float> scores;
   internal::KltSelectBuffers select;
 
+  // 8-bit frames: pinned staging and device copy.
+  PinnedArray<uint8_t> host_frame8;
+  KltDeviceArray<uint8_t> frame8;
+
   PinnedArray<unsigned int> host_scratch;
   PinnedArray<float2> host_points;
   PinnedArray<int> host_ids;
@@ -171,12 +194,17 @@ struct KltGpuTracker::Impl {
     }
   }
 
-  void CheckImage(const KltImageView& image) const {
-    PROJ_REQUIRE(image.pixels != nullptr, "KLT: image has no pixels");
-    PROJ_REQUIRE(image.width >= 2 * options.window_size && image.height >= 2 * options.window_size,
-                 "KLT: image " << image.width << "x" << image.height
+  void CheckImage(const void* pixels, int width, int height) const {
+    PROJ_REQUIRE(pixels != nullptr, "KLT: image has no pixels");
+    PROJ_REQUIRE(width >= 2 * options.window_size && height >= 2 * options.window_size,
+                 "KLT: image " << width << "x" << height
                                << " is too small for the tracking window " << options.window_size);
   }
+  void CheckImage(const KltImageView& image) const { CheckImage(image.pixels, image.width, image.height); }
+
+  // ProcessFrame for a frame of width x height that `upload` enqueues into a pyramid's level 0.
+  template <typename Upload>
+  const std::vector<KltFeature>& ProcessFrame(int frame_width, int frame_height, const Upload& upload);
 
   void Prepare(int w, int h) {
     for (Pyramid& pyramid : pyramids) pyramid.Allocate(w, h, options.num_levels, options.window_size);
@@ -272,16 +300,34 @@ const KltGpuTimings& KltGpuTracker::last_timings() const { return impl_->timings
 std::string KltGpuTracker::Description() const { return "klt (gpu: " + DeviceDescription() + ")"; }
 
 const std::vector<KltFeature>& KltGpuTracker::ProcessFrame(const KltImageView& frame) {
+  impl_->CheckImage(frame);
+  return impl_->ProcessFrame(frame.width, frame.height,
+                             [&](Pyramid& pyramid) { pyramid.Upload(frame, impl_->stream); });
+}
+
+const std::vector<KltFeature>& KltGpuTracker::ProcessFrame(const KltFrame8& frame) {
   Impl& s = *impl_;
-  s.CheckImage(frame);
+  s.CheckImage(frame.pixels, frame.width, frame.height);
+  const size_t bytes = static_cast<size_t>(frame.width) * frame.height;
+  return s.ProcessFrame(frame.width, frame.height, [&](Pyramid& pyramid) {
+    s.host_frame8.Reserve(bytes);
+    s.frame8.Reserve(bytes);
+    pyramid.Upload8(frame, s.host_frame8.data(), s.frame8.data(), s.stream);
+  });
+}
+
+template <typename Upload>
+const std::vector<KltFeature>& KltGpuTracker::Impl::ProcessFrame(int frame_width, int frame_height,
+                                                                 const Upload& upload) {
+  Impl& s = *this;
   PROJ_CUDA_CHECK(cudaSetDevice(s.device));
   if (s.frame_index == 0) {
-    s.width = frame.width;
-    s.height = frame.height;
-    s.Prepare(frame.width, frame.height);
+    s.width = frame_width;
+    s.height = frame_height;
+    s.Prepare(frame_width, frame_height);
   }
-  PROJ_REQUIRE(frame.width == s.width && frame.height == s.height,
-               "KLT: frame " << s.frame_index << " is " << frame.width << "x" << frame.height
+  PROJ_REQUIRE(frame_width == s.width && frame_height == s.height,
+               "KLT: frame " << s.frame_index << " is " << frame_width << "x" << frame_height
                              << " but the sequence started with " << s.width << "x" << s.height);
   const int options_n = s.options.max_features;
   const int previous = s.current;
@@ -289,7 +335,7 @@ const std::vector<KltFeature>& KltGpuTracker::ProcessFrame(const KltImageView& f
   Pyramid& pyramid = s.pyramids[s.current];
 
   s.Record(0);
-  pyramid.Upload(frame, s.stream);
+  upload(pyramid);
   s.Record(1);
   pyramid.Build(s.stream);
   s.Record(2);

@@ -26,7 +26,7 @@ struct KltImageView {
 // Device time of the stages of the last call, milliseconds, measured with CUDA events on the
 // instance's stream (0 for stages that did not run).
 struct KltGpuTimings {
-  float upload_ms = 0;    // host -> device copy of the image(s)
+  float upload_ms = 0;    // host -> device copy of the image(s) (8-bit: with the conversion)
   float pyramid_ms = 0;   // pyramid building
   float select_ms = 0;    // corner selection (eigenvalues, NMS, compaction)
   float track_ms = 0;     // Lucas-Kanade forward + backward, status, compaction
@@ -46,6 +46,10 @@ class KltGpuTracker {
   // are missing when due, and returns the features alive in `frame`, sorted by track id.
   // All frames of a sequence must have the same size.
   const std::vector<KltFeature>& ProcessFrame(const KltImageView& frame);
+  // The same for an 8-bit frame: it is copied through pinned host memory (a quarter of the
+  // float frame's bytes) and converted on the device; results equal those for the float
+  // frame of the same intensities.
+  const std::vector<KltFeature>& ProcessFrame(const KltFrame8& frame);
   // Forgets the sequence (features, previous frame, track ids restart at 0).
   void Reset();
 

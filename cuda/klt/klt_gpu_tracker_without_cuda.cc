@@ -16,6 +16,7 @@ KltGpuTracker::KltGpuTracker(const KltOptions& options, int /*device*/) {
 }
 KltGpuTracker::~KltGpuTracker() = default;
 const std::vector<KltFeature>& KltGpuTracker::ProcessFrame(const KltImageView&) { return impl_->features; }
+const std::vector<KltFeature>& KltGpuTracker::ProcessFrame(const KltFrame8&) { return impl_->features; }
 void KltGpuTracker::Reset() {}
 std::vector<KltCorner> KltGpuTracker::SelectCorners(const KltImageView&, int, const std::vector<KltPoint>&) {
   return {};

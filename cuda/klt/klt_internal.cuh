@@ -51,6 +51,10 @@ struct KltLevel {
 // reflect-101 borders; dst is ((w + 1) / 2) x ((h + 1) / 2) (OpenCV pyrDown).
 void LaunchPyramidDown(const KltLevel& src, const KltLevel& dst, cudaStream_t stream);
 
+// Level 0 from an 8-bit frame (width x height bytes, contiguous): value / 255.0f, rounded as
+// on the host, so the float pyramid equals the one built from the host-converted frame.
+void LaunchEightBitToLevel(const uint8_t* src, const KltLevel& dst, cudaStream_t stream);
+
 // Pyramidal Lucas-Kanade of `count` points, one warp per point.
 struct KltTrackParams {
   cudaTextureObject_t from_texture[kKltMaxLevels] = {};

@@ -1,4 +1,5 @@
-// Gaussian pyramid levels for the KLT tracker (OpenCV pyrDown semantics).
+// Gaussian pyramid levels for the KLT tracker (OpenCV pyrDown semantics) and level 0 from
+// 8-bit frames.
 #include "cuda/klt/klt_internal.cuh"
 
 namespace proj::cuda::internal {
@@ -35,7 +36,23 @@ __global__ void PyramidDownKernel(const float* src, size_t src_pitch, int src_wi
   reinterpret_cast<float*>(reinterpret_cast<char*>(dst) + y * dst_pitch)[x] = sum;
 }
 
+__global__ void EightBitToLevelKernel(const uint8_t* src, int width, int height, float* dst,
+                                      size_t dst_pitch) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  const float value = static_cast<float>(src[static_cast<size_t>(y) * width + x]);
+  reinterpret_cast<float*>(reinterpret_cast<char*>(dst) + y * dst_pitch)[x] = __fdiv_rn(value, 255.0f);
+}
+
 }  // namespace
+
+void LaunchEightBitToLevel(const uint8_t* src, const KltLevel& dst, cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const dim3 grid((dst.width + block.x - 1) / block.x, (dst.height + block.y - 1) / block.y);
+  EightBitToLevelKernel<<<grid, block, 0, stream>>>(src, dst.width, dst.height, dst.data, dst.pitch_bytes);
+  PROJ_CUDA_CHECK(cudaGetLastError());
+}
 
 void LaunchPyramidDown(const KltLevel& src, const KltLevel& dst, cudaStream_t stream) {
   const dim3 block(32, 8);

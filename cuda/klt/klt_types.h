@@ -84,6 +84,15 @@ struct KltTrackResult {
   std::vector<float> forward_backward_px;    // distance after tracking back; -1 if not run
 };
 
+// Non-owning view of a frame with 8-bit grey values, row-major: intensity = value / 255.0f
+// (the form sequences are kept in, a quarter of float's memory). Trackers take it as well as
+// float images and compute the same as on the float image of those intensities.
+struct KltFrame8 {
+  const uint8_t* pixels = nullptr;
+  int width = 0;
+  int height = 0;
+};
+
 // A feature alive in the current frame of a sequence.
 struct KltFeature {
   int track_id = -1;  // increasing in order of creation, starting at 0 for each sequence

@@ -85,6 +85,12 @@ class KltCpuTracker final : public KltTracker {
     return features_;
   }
 
+  // OpenCV tracks 8-bit images but selects corners on float ones: the float frame serves both.
+  const std::vector<KltFeature>& ProcessFrame(const KltFrame8& frame) override {
+    ToFloatFrame(frame, &frame_buffer_);
+    return ProcessFrame(frame_buffer_);
+  }
+
   void Reset() override {
     previous_pyramid_.clear();
     points_.clear();
@@ -225,6 +231,7 @@ class KltCpuTracker final : public KltTracker {
   }
 
   KltOptions options_;
+  GrayImage frame_buffer_;  // 8-bit frames as float
   std::vector<cv::Mat> previous_pyramid_;
   std::vector<KltPoint> points_;
   std::vector<int> ids_;

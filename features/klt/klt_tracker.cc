@@ -16,11 +16,20 @@ cuda::KltImageView View(const GrayImage& image) {
   return cuda::KltImageView{image.pixels.data(), image.width, image.height};
 }
 
+void CheckFrame(const KltFrame8& frame) {
+  PROJ_REQUIRE(frame.pixels != nullptr && frame.width > 0 && frame.height > 0,
+               "KLT: 8-bit frame " << frame.width << "x" << frame.height << " has no pixels");
+}
+
 class KltGpuTrackerAdapter final : public KltTracker {
  public:
   explicit KltGpuTrackerAdapter(const KltOptions& options) : tracker_(options) {}
   const std::vector<KltFeature>& ProcessFrame(const GrayImage& frame) override {
     return tracker_.ProcessFrame(View(frame));
+  }
+  const std::vector<KltFeature>& ProcessFrame(const KltFrame8& frame) override {
+    CheckFrame(frame);
+    return tracker_.ProcessFrame(frame);
   }
   void Reset() override { tracker_.Reset(); }
   std::vector<KltCorner> SelectCorners(const GrayImage& image, int max_count,
@@ -38,6 +47,15 @@ class KltGpuTrackerAdapter final : public KltTracker {
 };
 
 }  // namespace
+
+void ToFloatFrame(const KltFrame8& frame, GrayImage* image) {
+  CheckFrame(frame);
+  image->width = frame.width;
+  image->height = frame.height;
+  const size_t count = static_cast<size_t>(frame.width) * frame.height;
+  image->pixels.resize(count);
+  for (size_t i = 0; i < count; ++i) image->pixels[i] = frame.pixels[i] / 255.0f;
+}
 
 std::unique_ptr<KltTracker> CreateKltTracker(const KltOptions& options, ComputeDevice device) {
   options.Check();

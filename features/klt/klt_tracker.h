@@ -28,6 +28,10 @@ class KltTracker {
   // the frame that created it to the last frame it was tracked into. All frames of one
   // sequence must have the same size.
   virtual const std::vector<KltFeature>& ProcessFrame(const GrayImage& frame) = 0;
+  // The same for an 8-bit frame (the form sequences are kept in): the result equals that for
+  // the float frame ToFloatFrame(frame). The GPU tracker copies and converts a quarter of the
+  // bytes; both kinds of frame may be mixed in one sequence.
+  virtual const std::vector<KltFeature>& ProcessFrame(const KltFrame8& frame) = 0;
   // Starts a new sequence (no features, track ids restart at 0).
   virtual void Reset() = 0;
 
@@ -44,6 +48,9 @@ class KltTracker {
   // "klt (gpu: NVIDIA H100 ...)" or "klt (cpu: opencv)".
   virtual std::string Description() const = 0;
 };
+
+// Intensities value / 255.0f of an 8-bit frame into *image (storage reused).
+void ToFloatFrame(const KltFrame8& frame, GrayImage* image);
 
 // kCpu: OpenCV; kGpu: CUDA (throws InputError without a usable device); kAuto: the GPU when
 // one is usable, else the CPU. Throws InputError for bad options.

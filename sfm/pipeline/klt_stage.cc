@@ -1,7 +1,9 @@
 #include "sfm/pipeline/klt_stage.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "core/check.h"
@@ -12,7 +14,7 @@
 #include "features/image_preprocessing.h"
 #include "features/klt/klt_tracker.h"
 #include "io/image_decode.h"
-#include "sfm/pipeline/keypoint_colors.h"
+#include "matching/klt_sequence_verification.h"
 
 namespace proj {
 
@@ -23,24 +25,25 @@ void KltStageOptions::Check() const {
                "--max-image-size must be 0 (no limit) or at least 64");
 }
 
-namespace {
+KltStoredFrame MakeKltStoredFrame(const Image& image, int max_image_size) {
+  KltStoredFrame frame;
+  const GrayImage grey = LimitImageSize(ToGrayImage(image), max_image_size, &frame.scale);
+  frame.width = grey.width;
+  frame.height = grey.height;
+  frame.grey.resize(grey.pixels.size());
+  for (size_t p = 0; p < grey.pixels.size(); ++p) {
+    frame.grey[p] = static_cast<uint8_t>(std::lround(std::clamp(grey.pixels[p], 0.0f, 1.0f) * 255));
+  }
+  return frame;
+}
 
-// A decoded frame kept as 8-bit grey at tracking size (a quarter of float's memory).
-struct StoredFrame {
-  int width = 0, height = 0;
-  double scale = 1.0;  // original pixels per tracking pixel
-  std::vector<uint8_t> grey;
-};
-
-}  // namespace
-
-KltStageResult TrackImageSequence(const KltStageOptions& options,
-                                  const std::vector<std::string>& paths) {
+DecodedSequence DecodeImageSequence(const KltStageOptions& options,
+                                    const std::vector<std::string>& paths) {
   options.Check();
-  KltStageResult result;
+  DecodedSequence result;
   const int count = static_cast<int>(paths.size());
   std::vector<std::optional<ImageRecord>> records(count);
-  std::vector<StoredFrame> frames(count);
+  std::vector<KltStoredFrame> frames(count);
   std::vector<std::string> errors(count);
 
   Timer timer;
@@ -50,14 +53,7 @@ KltStageResult TrackImageSequence(const KltStageOptions& options,
       try {
         const Image image = ReadImageFile(paths[i]);
         ImageRecord record = MakeImageRecord(paths[i], image);
-        StoredFrame& frame = frames[i];
-        const GrayImage grey = LimitImageSize(ToGrayImage(image), options.max_image_size, &frame.scale);
-        frame.width = grey.width;
-        frame.height = grey.height;
-        frame.grey.resize(grey.pixels.size());
-        for (size_t p = 0; p < grey.pixels.size(); ++p) {
-          frame.grey[p] = static_cast<uint8_t>(std::lround(std::clamp(grey.pixels[p], 0.0f, 1.0f) * 255));
-        }
+        frames[i] = MakeKltStoredFrame(image, options.max_image_size);
         records[i] = std::move(record);
       } catch (const InputError& error) {
         errors[i] = error.what();
@@ -65,10 +61,10 @@ KltStageResult TrackImageSequence(const KltStageOptions& options,
       progress.Advance();
     });
   }
-  std::vector<int> usable;
   for (int i = 0; i < count; ++i) {
     if (records[i]) {
-      usable.push_back(i);
+      result.images.push_back(std::move(*records[i]));
+      result.frames.push_back(std::move(frames[i]));
     } else {
       const std::string name = std::filesystem::path(paths[i]).filename().string();
       PROJ_LOG(kWarning, "skipping '" << name << "': " << errors[i]);
@@ -76,39 +72,57 @@ KltStageResult TrackImageSequence(const KltStageOptions& options,
     }
   }
   result.decode_seconds = timer.ElapsedSeconds();
-  if (usable.size() < 2) return result;
-  for (int i : usable) {
-    PROJ_REQUIRE(frames[i].width == frames[usable[0]].width &&
-                     frames[i].height == frames[usable[0]].height,
+  for (size_t i = 1; i < result.frames.size(); ++i) {
+    PROJ_REQUIRE(result.frames[i].width == result.frames[0].width &&
+                     result.frames[i].height == result.frames[0].height,
                  "--matcher klt needs frames of one size, but '"
-                     << records[i]->name << "' differs from '" << records[usable[0]]->name << "'");
+                     << result.images[i].name << "' differs from '" << result.images[0].name << "'");
   }
+  return result;
+}
 
-  timer.Restart();
-  auto tracker = CreateKltTracker(options.klt, options.sequence.device);
+KltStageResult TrackAndVerifyDecodedSequence(const KltStageOptions& options,
+                                             const TwoViewGeometryOptions& two_view,
+                                             const DecodedSequence& sequence,
+                                             const std::vector<Camera>& cameras,
+                                             KltTracker* tracker) {
+  options.Check();
+  const int count = static_cast<int>(sequence.frames.size());
+  PROJ_REQUIRE(sequence.images.size() == sequence.frames.size() && cameras.size() == sequence.frames.size(),
+               "KLT stage: " << sequence.images.size() << " images, " << count << " frames and "
+                             << cameras.size() << " cameras");
+  std::unique_ptr<KltTracker> own_tracker;
+  if (tracker == nullptr) {
+    own_tracker = CreateKltTracker(options.klt, options.sequence.device);
+    tracker = own_tracker.get();
+  }
+  KltStageResult result;
   result.tracker_description = tracker->Description();
-  PROJ_LOG(kInfo, "tracking with " << result.tracker_description);
-  Progress progress("tracking", static_cast<int>(usable.size()), "frames");
-  const FrameProvider provider = [&](int index, GrayImage* frame) {
-    const StoredFrame& stored = frames[usable[index]];
-    frame->width = stored.width;
-    frame->height = stored.height;
-    frame->pixels.resize(stored.grey.size());
-    for (size_t p = 0; p < stored.grey.size(); ++p) frame->pixels[p] = stored.grey[p] / 255.0f;
+  PROJ_LOG(kInfo, "tracking with " << result.tracker_description << ", verifying pairs "
+                                   << (options.overlap_verification ? "meanwhile" : "afterwards"));
+  Progress progress("tracking", count, "frames");
+  const Frame8Provider provider = [&](int f) {
+    const KltStoredFrame& frame = sequence.frames[f];
     progress.Advance();
+    return KltFrame8{frame.grey.data(), frame.width, frame.height};
   };
-  SequenceCorrespondences correspondences =
-      TrackSequence(static_cast<int>(usable.size()), provider, tracker.get(), options.sequence);
-  result.tracking_seconds = timer.ElapsedSeconds();
+  std::vector<double> scales;
+  for (const KltStoredFrame& frame : sequence.frames) scales.push_back(frame.scale);
+  SequenceVerificationOptions verification;
+  verification.two_view = two_view;
+  verification.num_threads = options.num_threads;
+  verification.overlap = options.overlap_verification;
+  VerifiedSequence verified =
+      TrackAndVerifySequence(count, provider, cameras, scales, tracker, options.sequence, verification);
+  result.tracking_seconds = verified.tracking_seconds;
+  result.verification_seconds = verified.verification_seconds;
 
-  for (size_t f = 0; f < usable.size(); ++f) {
-    ImageRecord record = std::move(*records[usable[f]]);
-    record.features.keypoints = std::move(correspondences.keypoints[f]);
-    ScaleKeypoints(frames[usable[f]].scale, &record.features);
-    result.images.push_back(std::move(record));
+  result.images = sequence.images;
+  for (int f = 0; f < count; ++f) {
+    result.images[f].features.keypoints = std::move(verified.correspondences.keypoints[f]);
   }
-  result.putative_pairs = std::move(correspondences.pairs);
-  SampleKeypointColors(options.num_threads, &result.images);
+  result.putative_pairs = std::move(verified.correspondences.pairs);
+  result.geometries = std::move(verified.geometries);
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "io/image_folder.h"
+#include "sfm/pipeline/keypoint_colors.h"
 #include "sfm/track_builder.h"
 
 namespace proj {
@@ -56,6 +57,8 @@ void AssignCameras(const ReconstructionOptions& options, const std::vector<Image
   }
 }
 
+}  // namespace
+
 Scene SceneFromRecords(const ReconstructionOptions& options,
                        const std::vector<ImageRecord>& records) {
   Scene scene;
@@ -70,30 +73,50 @@ Scene SceneFromRecords(const ReconstructionOptions& options,
   return scene;
 }
 
+std::vector<Camera> ImageCameras(const ReconstructionOptions& options,
+                                 const std::vector<ImageRecord>& records) {
+  const Scene scene = SceneFromRecords(options, records);
+  std::vector<Camera> cameras;
+  for (const SceneImage& image : scene.images) cameras.push_back(scene.cameras[image.camera_id]);
+  return cameras;
+}
+
+KltStageResult TrackAndVerifyFrames(const ReconstructionOptions& options,
+                                    const DecodedSequence& sequence, KltTracker* tracker) {
+  return TrackAndVerifyDecodedSequence(options.klt, options.two_view, sequence,
+                                       ImageCameras(options, sequence.images), tracker);
+}
+
+namespace {
+
+// The pairs with a geometry (non-degenerate), with their inliers.
+std::vector<VerifiedPair> VerifiedPairs(const std::vector<ImagePair>& pairs,
+                                        std::vector<TwoViewGeometry> geometries) {
+  std::vector<VerifiedPair> verified;
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    if (geometries[p].configuration == TwoViewConfiguration::kDegenerate) continue;
+    verified.push_back({pairs[p], geometries[p].configuration, std::move(geometries[p].inlier_matches)});
+  }
+  return verified;
+}
+
+// Each image's keypoints converted once, then every pair (seeded by its index).
 std::vector<VerifiedPair> VerifyPairs(const ReconstructionOptions& options, const Scene& scene,
                                       const std::vector<ImagePair>& pairs,
                                       const std::vector<std::vector<FeatureMatch>>& matches) {
-  std::vector<VerifiedPair> verified(pairs.size());
+  const int threads = options.matching.num_threads;
+  std::vector<TwoViewPoints> points(scene.images.size());
+  ParallelFor(0, static_cast<int>(scene.images.size()), threads, [&](int i, int) {
+    points[i] = MakeTwoViewPoints(scene.cameras[scene.images[i].camera_id], scene.images[i].keypoints);
+  });
+  std::vector<TwoViewGeometry> geometries(pairs.size());
   Progress progress("verifying pairs", static_cast<int>(pairs.size()), "pairs");
-  ParallelFor(0, static_cast<int>(pairs.size()), options.matching.num_threads, [&](int p, int) {
-    const SceneImage& image1 = scene.images[pairs[p].image1];
-    const SceneImage& image2 = scene.images[pairs[p].image2];
-    TwoViewGeometryOptions two_view = options.two_view;
-    two_view.seed = options.two_view.seed + static_cast<uint64_t>(p);
-    const TwoViewGeometry geometry = EstimateTwoViewGeometry(
-        two_view, scene.cameras[image1.camera_id], image1.keypoints,
-        scene.cameras[image2.camera_id], image2.keypoints, matches[p]);
-    verified[p].pair = pairs[p];
-    verified[p].configuration = geometry.configuration;
-    verified[p].inlier_matches = geometry.inlier_matches;
+  ParallelFor(0, static_cast<int>(pairs.size()), threads, [&](int p, int) {
+    geometries[p] = EstimateListedPairGeometry(options.two_view, p, points[pairs[p].image1],
+                                               points[pairs[p].image2], matches[p]);
     progress.Advance();
   });
-  verified.erase(std::remove_if(verified.begin(), verified.end(),
-                                [](const VerifiedPair& v) {
-                                  return v.configuration == TwoViewConfiguration::kDegenerate;
-                                }),
-                 verified.end());
-  return verified;
+  return VerifiedPairs(pairs, std::move(geometries));
 }
 
 // Matches the descriptors of the records' features for every pair (moved out and back, so
@@ -127,18 +150,26 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
   Timer timer;
   std::vector<ImagePair> pairs;
   std::vector<std::vector<FeatureMatch>> matches;
+  std::vector<TwoViewGeometry> klt_geometries;  // KLT: verified while tracking
   if (options.correspondences == CorrespondenceSource::kKltTracks) {
-    KltStageResult tracked = TrackImageSequence(options.klt, paths);
-    result.times.Add("decoding", tracked.decode_seconds);
+    const DecodedSequence decoded = DecodeImageSequence(options.klt, paths);
+    result.times.Add("decoding", decoded.decode_seconds);
+    result.skipped = decoded.skipped;
+    PROJ_REQUIRE(decoded.images.size() >= 2,
+                 "only " << decoded.images.size() << " of " << paths.size() << " files in '"
+                         << images_dir << "' could be read as images; at least two are needed");
+    KltStageResult tracked = TrackAndVerifyFrames(options, decoded);
     result.times.Add("klt_tracking", tracked.tracking_seconds);
+    result.times.Add("geometric_verification", tracked.verification_seconds);
     result.extractor = "klt: " + tracked.tracker_description;
     result.matcher = "klt tracks";
-    result.skipped = std::move(tracked.skipped);
     result.records = std::move(tracked.images);
+    SampleKeypointColors(options.klt.num_threads, &result.records);
     for (auto& pair : tracked.putative_pairs) {
       pairs.push_back(pair.pair);
       matches.push_back(std::move(pair.matches));
     }
+    klt_geometries = std::move(tracked.geometries);
   } else {
     ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
     result.times.Add("feature_extraction", timer.ElapsedSeconds());
@@ -165,11 +196,16 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
   result.statistics.num_pairs_matched = static_cast<int>(pairs.size());
   for (const auto& m : matches) result.statistics.num_putative_matches += m.size();
 
-  timer.Restart();
-  const std::vector<VerifiedPair> verified = VerifyPairs(options, result.scene, pairs, matches);
+  std::vector<VerifiedPair> verified;
+  if (options.correspondences == CorrespondenceSource::kKltTracks) {
+    verified = VerifiedPairs(pairs, std::move(klt_geometries));
+  } else {
+    timer.Restart();
+    verified = VerifyPairs(options, result.scene, pairs, matches);
+    result.times.Add("geometric_verification", timer.ElapsedSeconds());
+  }
   result.statistics.num_pairs_verified = static_cast<int>(verified.size());
   for (const auto& v : verified) result.statistics.num_verified_matches += v.inlier_matches.size();
-  result.times.Add("geometric_verification", timer.ElapsedSeconds());
   PROJ_LOG(kInfo, "verified pairs: " << verified.size() << "/" << pairs.size() << " ("
                                      << result.statistics.num_verified_matches << " matches)");
 

@@ -63,6 +63,20 @@ struct ReconstructionResult {
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
                                        const std::string& images_dir);
 
+// The scene of `records` before mapping: their keypoints, and cameras with focal priors (one
+// per image size, focal prior and camera label; one for all with single_camera).
+Scene SceneFromRecords(const ReconstructionOptions& options, const std::vector<ImageRecord>& records);
+// Each record's camera, as SceneFromRecords assigns them.
+std::vector<Camera> ImageCameras(const ReconstructionOptions& options,
+                                 const std::vector<ImageRecord>& records);
+
+// --matcher klt after decoding: tracking, with the pairs verified (options.two_view) on the
+// CPU threads while later frames are tracked (sfm/pipeline/klt_stage.h). ReconstructFolder runs
+// this; bench/klt_bench times it on frames in memory. `tracker`: see
+// TrackAndVerifyDecodedSequence.
+KltStageResult TrackAndVerifyFrames(const ReconstructionOptions& options,
+                                    const DecodedSequence& sequence, KltTracker* tracker = nullptr);
+
 // Mean colour of each point's observations, from the keypoint colours.
 void ColorPoints(const std::vector<ImageRecord>& records, Scene* scene);
 

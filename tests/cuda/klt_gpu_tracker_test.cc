@@ -2,6 +2,8 @@
 // (STYLE P15: every kernel checked against a CPU reference). Skips without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -257,6 +259,39 @@ TEST(KltGpuTracker, SequenceMatcherIsConsistent) {
   sequence.device = ComputeDevice::kGpu;
   const SequenceCorrespondences result = TrackSequence(kFrames, provider, options, sequence);
   testing::ExpectConsistentSequence(result, kFrames, sequence, kWidth, kHeight);
+}
+
+// 8-bit frames go through pinned staging and a device conversion: the features must equal
+// those of the float frames of the same intensities, bit for bit.
+TEST(KltGpuTracker, EightBitFramesGiveTheSameFeaturesAsFloatFrames) {
+  PROJ_SKIP_WITHOUT_GPU();
+  KltOptions options;
+  options.max_features = 400;
+  auto from_float = CreateKltTracker(options, ComputeDevice::kGpu);
+  auto from_bytes = CreateKltTracker(options, ComputeDevice::kGpu);
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 23);
+  size_t compared = 0;
+  for (int f = 0; f < 12; ++f) {
+    const GrayImage rendered = RenderFrame(texture, testing::KltSequenceMotion(kWidth, kHeight, f), kWidth, kHeight);
+    std::vector<uint8_t> bytes(rendered.pixels.size());
+    for (size_t p = 0; p < bytes.size(); ++p) {
+      bytes[p] = static_cast<uint8_t>(std::lround(std::clamp(rendered.pixels[p], 0.0f, 1.0f) * 255));
+    }
+    const KltFrame8 frame8{bytes.data(), kWidth, kHeight};
+    GrayImage frame;
+    ToFloatFrame(frame8, &frame);
+    const std::vector<KltFeature> expected = from_float->ProcessFrame(frame);
+    const std::vector<KltFeature>& features = from_bytes->ProcessFrame(frame8);
+    ASSERT_EQ(features.size(), expected.size()) << "frame " << f;
+    for (size_t k = 0; k < features.size(); ++k) {
+      ASSERT_EQ(features[k].track_id, expected[k].track_id) << "frame " << f;
+      ASSERT_EQ(features[k].x, expected[k].x) << "frame " << f << " feature " << k;
+      ASSERT_EQ(features[k].y, expected[k].y) << "frame " << f << " feature " << k;
+    }
+    compared += features.size();
+  }
+  EXPECT_GT(compared, 12 * 300u);
 }
 
 TEST(KltGpuTracker, RejectsMismatchedFrames) {

@@ -74,6 +74,35 @@ TEST(TwoViewGeometry, PureRotationIsPanoramic) {
   EXPECT_EQ(Estimate(f).configuration, TwoViewConfiguration::kPanoramic);
 }
 
+// Points converted once per image give exactly the per-pair conversion's result, and a listed
+// pair is the plain estimate seeded with seed + index.
+TEST(TwoViewGeometry, PreparedPointsAndListedPairsMatchThePlainEstimate) {
+  const auto f = MakeTwoViews(false, 1.0, 300, 200);
+  const TwoViewPoints points1 = MakeTwoViewPoints(f.camera, f.keypoints1);
+  const TwoViewPoints points2 = MakeTwoViewPoints(f.camera, f.keypoints2);
+  TwoViewGeometryOptions options;
+  options.seed = 5;
+  for (size_t index : {0u, 3u}) {
+    TwoViewGeometryOptions seeded = options;
+    seeded.seed += index;
+    const TwoViewGeometry expected =
+        EstimateTwoViewGeometry(seeded, f.camera, f.keypoints1, f.camera, f.keypoints2, f.matches);
+    const TwoViewGeometry prepared = EstimateTwoViewGeometry(seeded, points1, points2, f.matches);
+    const TwoViewGeometry listed = EstimateListedPairGeometry(options, index, points1, points2, f.matches);
+    for (const TwoViewGeometry* g : {&prepared, &listed}) {
+      EXPECT_EQ(g->configuration, expected.configuration);
+      EXPECT_EQ(g->num_e_inliers, expected.num_e_inliers);
+      EXPECT_EQ(g->num_f_inliers, expected.num_f_inliers);
+      EXPECT_EQ(g->num_h_inliers, expected.num_h_inliers);
+      EXPECT_EQ(g->F, expected.F);
+      ASSERT_EQ(g->inlier_matches.size(), expected.inlier_matches.size());
+      for (size_t k = 0; k < expected.inlier_matches.size(); ++k) {
+        EXPECT_EQ(g->inlier_matches[k].index1, expected.inlier_matches[k].index1);
+      }
+    }
+  }
+}
+
 TEST(TwoViewGeometry, TooFewMatchesIsDegenerate) {
   const auto f = MakeTwoViews(false, 1.0, 10, 0);
   EXPECT_EQ(Estimate(f).configuration, TwoViewConfiguration::kDegenerate);
