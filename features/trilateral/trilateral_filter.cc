@@ -25,6 +25,9 @@ void TrilateralOptions::Check() const {
                    << level_max_override << ")");
   PROJ_REQUIRE(trunc_radius >= 0,
                "TrilateralOptions.trunc_radius must be >= 0 (got " << trunc_radius << ")");
+  PROJ_REQUIRE(std::isfinite(domain_cut_sigmas) && (domain_cut_sigmas == 0 || domain_cut_sigmas >= 5),
+               "TrilateralOptions.domain_cut_sigmas must be 0 (off) or >= 5 (got "
+                   << domain_cut_sigmas << ")");
   PROJ_REQUIRE(num_threads >= 0,
                "TrilateralOptions.num_threads must be >= 0 (got " << num_threads << ")");
 }
@@ -199,7 +202,7 @@ std::vector<T> DetailBilateralFilter(const T* image, const std::vector<T>& smoot
                                      const std::vector<T>& smoothed_gy,
                                      const std::vector<uint8_t>& level, int width, int height,
                                      double sigma_c, T sigma_r, int trunc_radius,
-                                     int num_threads, int row_step) {
+                                     int num_threads, int row_step, double domain_cut_sigmas) {
   PROJ_CHECK(row_step >= 1, "row_step must be >= 1");
   const size_t count = static_cast<size_t>(width) * height;
   std::vector<T> output(image, image + count);
@@ -209,7 +212,13 @@ std::vector<T> DetailBilateralFilter(const T* image, const std::vector<T>& smoot
   // Domain weights by squared offset s = m^2 + n^2, up to the first s where the double
   // exponential underflows to 0 (about (38.6 sigma_c)^2); beyond it taps add exactly 0.
   const double domain_denominator = 2.0 * sigma_c * sigma_c;
-  const double s_underflow = std::ceil(746.0 * domain_denominator);
+  double s_underflow = std::ceil(746.0 * domain_denominator);
+  if (domain_cut_sigmas > 0) {  // the same cut as DiskCut on the GPU (float, floor)
+    const double cut = std::floor(static_cast<double>(static_cast<float>(domain_cut_sigmas)) *
+                                  static_cast<float>(domain_cut_sigmas) /
+                                  (2.0 * static_cast<float>(1.0 / domain_denominator)));
+    s_underflow = std::min(s_underflow, cut);  // taps with s <= cut are kept
+  }
   const size_t s_needed = 2 * static_cast<size_t>(radius_max) * radius_max;
   const size_t s_size = static_cast<size_t>(std::min<double>(s_needed, s_underflow)) + 1;
   std::vector<double> domain(s_size);
@@ -297,7 +306,8 @@ std::vector<T> TrilateralFilter(const T* image, int width, int height,
   }
   return trilateral::DetailBilateralFilter(image, state.smoothed_gx, state.smoothed_gy,
                                            state.level, width, height, options.sigma_c,
-                                           state.sigma_r, options.trunc_radius, threads);
+                                           state.sigma_r, options.trunc_radius, threads, 1,
+                                           options.domain_cut_sigmas);
 }
 
 GrayImage TrilateralFilter(const GrayImage& image, const TrilateralOptions& options) {
@@ -327,7 +337,7 @@ GrayImage TrilateralFilter(const GrayImage& image, const TrilateralOptions& opti
       const trilateral::MinMaxStack<T>&, const std::vector<T>&, int, int, T, int);           \
   template std::vector<T> trilateral::DetailBilateralFilter<T>(                              \
       const T*, const std::vector<T>&, const std::vector<T>&, const std::vector<uint8_t>&,   \
-      int, int, double, T, int, int, int);
+      int, int, double, T, int, int, int, double);
 
 PROJ_INSTANTIATE_TRILATERAL(float)
 PROJ_INSTANTIATE_TRILATERAL(double)

@@ -25,6 +25,10 @@ struct TrilateralOptions {
   double sigma_r_override = 0;    // > 0 replaces sigma_r, R and sigma_r_theta (§2.3); 0 = off
   int level_max_override = 0;     // > 0 replaces levelMax (§2.3); 0 = floor(log2 min(W,H)) + 1
   int trunc_radius = 0;           // > 0 caps the detail half-window (§5.3, inexact); 0 = off
+  // > 0 (>= 5): detail taps further than this many sigma_c are skipped, as the GPU's default
+  // does (cuda::TrilateralGpuOptions::domain_cut_sigmas, 7; bounded error below 1e-8 of the
+  // weight); 0 = the exact reference.
+  double domain_cut_sigmas = 0;
   bool constant_guard = true;     // sigma_r == 0 (constant image): return the input (§3.6);
                                   // false reproduces the reference's all-NaN output
   int num_threads = 0;            // CPU threads; 0 = all hardware threads
@@ -99,13 +103,15 @@ std::vector<uint8_t> FindAdaptiveRegion(const MinMaxStack<T>& stack, const std::
 // trunc_radius when > 0. Taps whose double domain weight underflows to exactly 0 (beyond about
 // 38.6 sigma_c) are skipped: they add exactly 0 to both sums, so this is bit-identical.
 // row_step > 1 filters only rows j with j % row_step == 0 and copies the input elsewhere (the
-// benchmark samples the CPU cost of very large images this way).
+// benchmark samples the CPU cost of very large images this way). domain_cut_sigmas > 0 also
+// skips the taps further than that many sigma_c (TrilateralOptions::domain_cut_sigmas).
 template <typename T>
 std::vector<T> DetailBilateralFilter(const T* image, const std::vector<T>& smoothed_gx,
                                      const std::vector<T>& smoothed_gy,
                                      const std::vector<uint8_t>& level, int width, int height,
                                      double sigma_c, T sigma_r, int trunc_radius,
-                                     int num_threads, int row_step = 1);
+                                     int num_threads, int row_step = 1,
+                                     double domain_cut_sigmas = 0);
 
 }  // namespace trilateral
 }  // namespace proj

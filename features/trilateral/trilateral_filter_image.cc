@@ -17,6 +17,9 @@ GrayImage TrilateralFilterImage(const GrayImage& image, double sigma_c, ComputeD
   TrilateralOptions options;
   options.sigma_c = sigma_c;
   options.num_threads = num_threads;
+  cuda::TrilateralGpuOptions gpu_options;
+  gpu_options.sigma_c = sigma_c;
+  options.domain_cut_sigmas = gpu_options.domain_cut_sigmas;  // both devices compute the same
   options.Check();
   PROJ_REQUIRE(device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
                "trilateral filter: --device gpu was requested but no GPU is usable: "
@@ -24,8 +27,6 @@ GrayImage TrilateralFilterImage(const GrayImage& image, double sigma_c, ComputeD
   const bool use_gpu = device == ComputeDevice::kGpu ||
                        (device == ComputeDevice::kAuto && cuda::DeviceAvailable());
   if (!use_gpu) return TrilateralFilter(image, options);
-  cuda::TrilateralGpuOptions gpu_options;
-  gpu_options.sigma_c = sigma_c;
   GrayImage output;
   output.width = image.width;
   output.height = image.height;

@@ -1,6 +1,7 @@
 #include "features/trilateral/trilateral_level_smoother.h"
 
 #include "core/check.h"
+#include "cuda/trilateral/trilateral_gpu.h"
 #include "features/trilateral/trilateral_filter.h"
 
 namespace proj {
@@ -17,6 +18,8 @@ LevelSmoother CreateTrilateralLevelSmoother(const FeatureOptions& options) {
     TrilateralOptions trilateral;
     trilateral.sigma_c = TrilateralLevelSigmaC(scale, request.target_sigma);
     trilateral.num_threads = request.num_threads;
+    // As the GPU level smoother (default GPU options), so both devices give the same levels.
+    trilateral.domain_cut_sigmas = cuda::TrilateralGpuOptions().domain_cut_sigmas;
     const Plane& base = *request.base;
     out->width = base.width;
     out->height = base.height;

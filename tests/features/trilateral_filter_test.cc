@@ -78,6 +78,9 @@ TEST(TrilateralFilter, OptionsCheckRejectsBadFields) {
   options = TrilateralOptions();
   options.trunc_radius = -1;
   EXPECT_THROW(options.Check(), InputError);
+  options = TrilateralOptions();
+  options.domain_cut_sigmas = 2;  // too short a cut: rejected, not silently inexact
+  EXPECT_THROW(options.Check(), InputError);
   std::vector<float> empty;
   EXPECT_THROW(TrilateralFilter(empty.data(), 0, 0, TrilateralOptions()), InputError);
 }
@@ -293,6 +296,24 @@ TEST(TrilateralFilter, TruncationBoundsTheWindowWithSmallError) {
   truncated.trunc_radius = 15;  // 5 sigma_c
   const std::vector<double> out = TrilateralFilter(image.data(), width, height, truncated);
   EXPECT_LE(MaxAbsDifference(out, exact), 1e-6);
+}
+
+// The 7 sigma_c domain cut (the GPU's default, used by both devices' SIFT hooks) skips taps,
+// so results are not bit-identical to the exact reference, yet stay far inside 1e-4.
+TEST(TrilateralFilter, DomainCutChangesLittle) {
+  const int width = 120, height = 100;
+  const std::vector<double> image = MakeImage<double>(
+      width, height, [](int x, int y) { return 0.5 + 0.3 * std::sin(0.03 * x + 0.02 * y) + (x > 70 ? 0.2 : 0.0); });
+  TrilateralOptions exact_options;
+  exact_options.sigma_c = 2.0;  // windows up to r = 32 > 7 sigma_c = 14
+  TrilateralOptions cut_options = exact_options;
+  cut_options.domain_cut_sigmas = 7;
+  TrilateralIntermediates<double> state;
+  const std::vector<double> exact = TrilateralFilter(image.data(), width, height, exact_options, &state);
+  const std::vector<double> cut = TrilateralFilter(image.data(), width, height, cut_options);
+  EXPECT_GE(*std::max_element(state.level.begin(), state.level.end()), 5);
+  EXPECT_NE(cut, exact);
+  EXPECT_LE(MaxAbsDifference(cut, exact), 1e-8);
 }
 
 TEST(TrilateralFilter, GrayImageOverload) {
