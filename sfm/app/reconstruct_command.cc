@@ -141,6 +141,15 @@ CommandRunner AddReconstructCommand(CLI::App& app) {
   app.add_option("--klt-max-gap", o.klt.sequence.max_frame_gap,
                  "KLT: pairs link frames up to this far apart (powers of two)")
       ->capture_default_str();
+  app.add_flag("--klt-keyframe-sift", o.keyframe_sift.enabled,
+               "KLT: add SIFT matches between keyframes, for wide baselines and loop closures: "
+               "features as --features, --max-features, ... on the keyframes; every pair of "
+               "keyframes more than --klt-max-gap frames apart matched (closer ones are linked "
+               "by the tracks) and verified like all pairs");
+  app.add_option("--klt-keyframe-interval", o.keyframe_sift.keyframe_interval,
+                 "KLT keyframes: every N-th image in name order, and the last (with "
+                 "--klt-keyframe-sift)")
+      ->capture_default_str();
   app.add_option("--camera-model", args->camera_model, "PINHOLE, SIMPLE_RADIAL or RADIAL")
       ->capture_default_str();
   app.add_flag("--single-camera", o.single_camera, "All images share one camera (intrinsics)");

@@ -100,6 +100,9 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"pairs_verified\": " << stats.num_pairs_verified << ",\n";
     out << "  \"putative_matches\": " << stats.num_putative_matches << ",\n";
     out << "  \"verified_matches\": " << stats.num_verified_matches << ",\n";
+    out << "  \"keyframes\": " << stats.num_keyframes << ",\n";
+    out << "  \"keyframe_pairs_matched\": " << stats.num_keyframe_pairs_matched << ",\n";
+    out << "  \"keyframe_pairs_verified\": " << stats.num_keyframe_pairs_verified << ",\n";
     out << "  \"tracks\": " << stats.num_tracks << ",\n";
     out << "  \"registered_images\": " << scene.NumRegisteredImages() << ",\n";
     out << "  \"unregistered_images\": [";

@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "io/image_folder.h"
 #include "sfm/pipeline/keypoint_colors.h"
+#include "sfm/pipeline/pair_verification.h"
 #include "sfm/track_builder.h"
 
 namespace proj {
@@ -18,9 +19,13 @@ namespace proj {
 void ReconstructionOptions::Check() const {
   if (correspondences == CorrespondenceSource::kKltTracks) {
     klt.Check();
-  } else {
+  }
+  if (correspondences == CorrespondenceSource::kDescriptors || keyframe_sift.enabled) {
     extraction.Check();
   }
+  keyframe_sift.Check();
+  PROJ_REQUIRE(!keyframe_sift.enabled || correspondences == CorrespondenceSource::kKltTracks,
+               "--klt-keyframe-sift needs --matcher klt");
   pair_selection.Check();
   matching.Check();
   two_view.Check();
@@ -109,14 +114,7 @@ std::vector<VerifiedPair> VerifyPairs(const ReconstructionOptions& options, cons
   ParallelFor(0, static_cast<int>(scene.images.size()), threads, [&](int i, int) {
     points[i] = MakeTwoViewPoints(scene.cameras[scene.images[i].camera_id], scene.images[i].keypoints);
   });
-  std::vector<TwoViewGeometry> geometries(pairs.size());
-  Progress progress("verifying pairs", static_cast<int>(pairs.size()), "pairs");
-  ParallelFor(0, static_cast<int>(pairs.size()), threads, [&](int p, int) {
-    geometries[p] = EstimateListedPairGeometry(options.two_view, p, points[pairs[p].image1],
-                                               points[pairs[p].image2], matches[p]);
-    progress.Advance();
-  });
-  return VerifiedPairs(pairs, std::move(geometries));
+  return VerifiedPairs(pairs, VerifyPairList(options.two_view, threads, points, pairs, matches));
 }
 
 // Matches the descriptors of the records' features for every pair (moved out and back, so
@@ -135,6 +133,51 @@ std::vector<std::vector<FeatureMatch>> MatchDescriptors(const DescriptorMatchOpt
   return matches;
 }
 
+// --matcher klt: decoding, tracking with the pairs verified meanwhile, SIFT matches between
+// keyframes (--klt-keyframe-sift), keypoint colours. Fills result's records, skipped files,
+// times, descriptions and keyframe counts; *putative and *geometries get every pair.
+void CorrespondencesFromSequence(const ReconstructionOptions& options,
+                                 const std::vector<std::string>& paths, const std::string& images_dir,
+                                 ReconstructionResult* result, std::vector<PairMatches>* putative,
+                                 std::vector<TwoViewGeometry>* geometries) {
+  const DecodedSequence decoded = DecodeImageSequence(options.klt, paths);
+  result->times.Add("decoding", decoded.decode_seconds);
+  result->skipped = decoded.skipped;
+  PROJ_REQUIRE(decoded.images.size() >= 2,
+               "only " << decoded.images.size() << " of " << paths.size() << " files in '"
+                       << images_dir << "' could be read as images; at least two are needed");
+  KltStageResult tracked = TrackAndVerifyFrames(options, decoded);
+  result->times.Add("klt_tracking", tracked.tracking_seconds);
+  result->times.Add("geometric_verification", tracked.verification_seconds);
+  result->extractor = "klt: " + tracked.tracker_description;
+  result->matcher = "klt tracks";
+  result->records = std::move(tracked.images);
+  *putative = std::move(tracked.putative_pairs);
+  *geometries = std::move(tracked.geometries);
+  if (options.keyframe_sift.enabled) {
+    KeyframeSiftSettings settings;
+    settings.keyframes = options.keyframe_sift;
+    settings.extraction = options.extraction;
+    settings.matching = options.matching;
+    settings.two_view = options.two_view;
+    settings.max_klt_gap = options.klt.sequence.max_frame_gap;
+    settings.first_pair_index = putative->size();
+    KeyframeSiftResult keyframes =
+        AddKeyframeSift(settings, ImageCameras(options, result->records), &result->records);
+    result->times.Add("keyframe_extraction", keyframes.extraction_seconds);
+    result->times.Add("keyframe_matching", keyframes.matching_seconds);
+    result->times.Add("keyframe_verification", keyframes.verification_seconds);
+    result->extractor += "; keyframes: " + keyframes.extractor_description;
+    result->matcher += " + keyframe pairs: " + keyframes.matcher_description;
+    result->statistics.num_keyframes = static_cast<int>(keyframes.keyframes.size());
+    result->statistics.num_keyframe_pairs_matched = static_cast<int>(keyframes.putative_pairs.size());
+    result->statistics.num_keyframe_pairs_verified = keyframes.num_verified_pairs;
+    for (auto& pair : keyframes.putative_pairs) putative->push_back(std::move(pair));
+    for (auto& geometry : keyframes.geometries) geometries->push_back(std::move(geometry));
+  }
+  SampleKeypointColors(options.klt.num_threads, &result->records);
+}
+
 }  // namespace
 
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
@@ -150,26 +193,14 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
   Timer timer;
   std::vector<ImagePair> pairs;
   std::vector<std::vector<FeatureMatch>> matches;
-  std::vector<TwoViewGeometry> klt_geometries;  // KLT: verified while tracking
+  std::vector<TwoViewGeometry> klt_geometries;  // KLT: verified in the sequence stages
   if (options.correspondences == CorrespondenceSource::kKltTracks) {
-    const DecodedSequence decoded = DecodeImageSequence(options.klt, paths);
-    result.times.Add("decoding", decoded.decode_seconds);
-    result.skipped = decoded.skipped;
-    PROJ_REQUIRE(decoded.images.size() >= 2,
-                 "only " << decoded.images.size() << " of " << paths.size() << " files in '"
-                         << images_dir << "' could be read as images; at least two are needed");
-    KltStageResult tracked = TrackAndVerifyFrames(options, decoded);
-    result.times.Add("klt_tracking", tracked.tracking_seconds);
-    result.times.Add("geometric_verification", tracked.verification_seconds);
-    result.extractor = "klt: " + tracked.tracker_description;
-    result.matcher = "klt tracks";
-    result.records = std::move(tracked.images);
-    SampleKeypointColors(options.klt.num_threads, &result.records);
-    for (auto& pair : tracked.putative_pairs) {
+    std::vector<PairMatches> putative;
+    CorrespondencesFromSequence(options, paths, images_dir, &result, &putative, &klt_geometries);
+    for (auto& pair : putative) {
       pairs.push_back(pair.pair);
       matches.push_back(std::move(pair.matches));
     }
-    klt_geometries = std::move(tracked.geometries);
   } else {
     ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
     result.times.Add("feature_extraction", timer.ElapsedSeconds());

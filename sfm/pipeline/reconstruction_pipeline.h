@@ -12,19 +12,22 @@
 #include "matching/two_view_geometry.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/pipeline/extraction_stage.h"
+#include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
 #include "sfm/scene.h"
 
 namespace proj {
 
 // Where putative correspondences come from: descriptor matching of selected pairs, or KLT
-// tracking through the images in name order (ordered sequences).
+// tracking through the images in name order (ordered sequences), optionally with SIFT matches
+// between keyframes (keyframe_sift).
 enum class CorrespondenceSource { kDescriptors, kKltTracks };
 
 struct ReconstructionOptions {
   CorrespondenceSource correspondences = CorrespondenceSource::kDescriptors;
   ExtractionOptions extraction;
   KltStageOptions klt;
+  KeyframeSiftOptions keyframe_sift;  // KLT only; SIFT runs with `extraction`, `matching`
   PairSelectionOptions pair_selection;
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
@@ -45,6 +48,10 @@ struct ReconstructionStatistics {
   long long num_verified_matches = 0;
   int num_tracks = 0;
   int num_cameras = 0;
+  // --klt-keyframe-sift (included in the counts above).
+  int num_keyframes = 0;
+  int num_keyframe_pairs_matched = 0;
+  int num_keyframe_pairs_verified = 0;
 };
 
 struct ReconstructionResult {

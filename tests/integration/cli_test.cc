@@ -104,6 +104,18 @@ TEST(Cli, GpuWithoutGpuIsAClearError) {
   EXPECT_EQ(probe.exit_code, 2) << probe.output;
 }
 
+TEST(Cli, KeyframeSiftWithoutKltIsExitCode2) {
+  const std::string dir = testing::MakeTempDir("cli_keyframe_sift");
+  fs::create_directories(dir + "/images");
+  const RunResult run =
+      RunSfm("reconstruct " + dir + "/images -o " + dir + "/out --device cpu --klt-keyframe-sift");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("--klt-keyframe-sift needs --matcher klt"), std::string::npos) << run.output;
+  const RunResult help = RunSfm("reconstruct --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--klt-keyframe-interval"), std::string::npos) << help.output;
+}
+
 TEST(Cli, HelpExplainsExitCodes) {
   const RunResult run = RunSfm("--help");
   EXPECT_EQ(run.exit_code, 0);
