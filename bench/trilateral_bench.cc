@@ -133,13 +133,13 @@ CpuTimes TimeCpu(const GrayImage& image, double sigma_c, int full_max, int repea
 }
 
 // Detail taps the published method visits (full clipped squares) and the optimised one
-// (clipped squares cut to the disk where the float domain weight is non-zero, and to the
-// default domain_cut_sigmas; as DiskCut in cuda/trilateral/trilateral_detail.cuh).
+// (clipped squares cut to the disk of the GPU's default options).
 void CountTaps(const std::vector<uint8_t>& level, int w, int h, double sigma_c, double* published,
                double* optimized) {
-  const double cut_sigmas = cuda::TrilateralGpuOptions().domain_cut_sigmas;
-  const double s_cut = std::min(150.0 / (1.4426950408889634 / (2.0 * sigma_c * sigma_c)),
-                                cut_sigmas > 0 ? cut_sigmas * cut_sigmas * sigma_c * sigma_c : 1e300);
+  const cuda::TrilateralGpuOptions defaults;
+  const double s_cut = static_cast<double>(trilateral::DiskCut(
+      static_cast<float>(1.0 / (2.0 * sigma_c * sigma_c)), defaults.fast_math,
+      static_cast<float>(defaults.domain_cut_sigmas)));
   std::vector<double> pub(h, 0), opt(h, 0);
   ParallelFor(0, h, 0, [&](int j, int) {
     for (int i = 0; i < w; ++i) {

@@ -15,10 +15,12 @@
 #include <cstdint>
 
 #include "cuda/trilateral/trilateral_kernels.cuh"
+#include "cuda/trilateral/trilateral_shared.h"
 
 namespace proj::cuda::trilateral {
 
-constexpr float kLog2e = 1.4426950408889634f;
+using proj::trilateral::DiskCut;
+using proj::trilateral::kLog2e;
 
 __host__ __device__ inline int IMin(int a, int b) { return a < b ? a : b; }
 __host__ __device__ inline int IMax(int a, int b) { return a > b ? a : b; }
@@ -53,27 +55,8 @@ __host__ __device__ inline float Exp2Ftz(float x) {
 #endif
 }
 
-// Taps with s = m^2 + n^2 > DiskCut are skipped. Without a sigma cut (cut_sigmas = 0) these
-// are exactly the taps whose float domain weight 2^-(s kd) is 0 (kd = log2(e) * domain_coeff;
-// 2^-150 rounds to 0, and 2^-126 flushes to zero in fast math), so the sums are those of the
-// full window. With cut_sigmas = k > 0 the disk is also limited to radius k sigma_c; the
-// skipped domain weights then sum to at most 2 pi sigma_c^2 e^(-k^2 / 2), which bounds the
-// output change (TrilateralGpuOptions::domain_cut_sigmas). Computed where it is used (kernel
-// prologue, host plan, emulation) from the values that define it. Capped at 2^46 (far beyond
-// any window; keeps IntegerSqrt exact).
-__host__ __device__ inline long long DiskCut(float domain_coeff, bool fast_math,
-                                             float cut_sigmas) {
-  double cut = (fast_math ? 126.0 : 150.0) / (static_cast<double>(kLog2e) * domain_coeff);
-  if (cut_sigmas > 0) {
-    const double sigma_cut = static_cast<double>(cut_sigmas) * cut_sigmas / (2.0 * domain_coeff);
-    cut = sigma_cut < cut ? sigma_cut : cut;
-  }
-  const double cap = 70368744177664.0;  // 2^46
-  return static_cast<long long>(floor(cut < cap ? cut : cap));
-}
-
 __host__ __device__ inline int DetailRadius(int level, int trunc_radius) {
-  const int r = level == 0 ? 0 : 1 << (level - 1);
+  const int r = proj::trilateral::DetailRadius(level);
   return trunc_radius > 0 ? IMin(r, trunc_radius) : r;
 }
 

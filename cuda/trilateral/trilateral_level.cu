@@ -57,11 +57,15 @@ void TrilateralSmoothLevel(const LevelSmoothArgs& args, float sigma_c_scale) {
   ws.sort_temp = take(sizes[5]);
   if (plan.published) ws.stack = reinterpret_cast<float*>(take(sizes[6]));
 
-  int device = 0, num_sms = 1;
-  PROJ_CUDA_CHECK(cudaGetDevice(&device));
-  PROJ_CUDA_CHECK(cudaDeviceGetAttribute(&num_sms, cudaDevAttrMultiProcessorCount, device));
+  int detail_blocks = 0;  // only the warp schedule's persistent grid needs a size
+  if (!plan.published && options.detail_schedule == TrilateralDetailSchedule::kWarpAndThread) {
+    int device = 0, num_sms = 1;
+    PROJ_CUDA_CHECK(cudaGetDevice(&device));
+    PROJ_CUDA_CHECK(cudaDeviceGetAttribute(&num_sms, cudaDevAttrMultiProcessorCount, device));
+    detail_blocks = num_sms * trilateral::DetailOptimizedBlocksPerSm();
+  }
   trilateral::Enqueue(plan, ws, options, args.base, args.out, args.stream, args.stream, nullptr,
-                      num_sms * trilateral::DetailOptimizedBlocksPerSm());
+                      detail_blocks);
   PROJ_CUDA_CHECK(cudaFreeAsync(block, args.stream));
 }
 

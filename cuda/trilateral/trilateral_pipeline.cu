@@ -6,19 +6,10 @@
 
 #include "core/check.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/trilateral/trilateral_shared.h"
 
 namespace proj::cuda::trilateral {
 namespace {
-
-int LevelMax(int width, int height) {
-  unsigned value = static_cast<unsigned>(std::min(width, height));
-  int highest_bit = -1;
-  while (value != 0) {
-    value >>= 1;
-    ++highest_bit;
-  }
-  return highest_bit + 1;
-}
 
 void Record(cudaEvent_t* events, PipelineEvent event, cudaStream_t stream) {
   if (events != nullptr) PROJ_CUDA_CHECK(cudaEventRecord(events[event], stream));
@@ -35,8 +26,9 @@ Plan MakePlan(int width, int height, const TrilateralGpuOptions& options) {
   plan.width = width;
   plan.height = height;
   plan.count = width * height;
-  plan.level_max = options.level_max_override > 0 ? options.level_max_override : LevelMax(width, height);
-  plan.half_window = (static_cast<int>(options.sigma_c) - 1) / 2;
+  plan.level_max = options.level_max_override > 0 ? options.level_max_override
+                                                   : proj::trilateral::LevelMax(width, height);
+  plan.half_window = proj::trilateral::GradientHalfWindow(options.sigma_c);
   plan.max_radius = plan.level_max >= 2 ? 1 << (plan.level_max - 2) : 0;
   if (options.trunc_radius > 0) plan.max_radius = std::min(plan.max_radius, options.trunc_radius);
   plan.domain_coeff = static_cast<float>(1.0 / (2.0 * options.sigma_c * options.sigma_c));

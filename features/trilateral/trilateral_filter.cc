@@ -34,24 +34,6 @@ void TrilateralOptions::Check() const {
 
 namespace trilateral {
 
-int LevelMax(int width, int height) {
-  PROJ_REQUIRE(width > 0 && height > 0,
-               "trilateral filter: image size must be positive (got " << width << "x" << height
-                                                                      << ")");
-  unsigned value = static_cast<unsigned>(std::min(width, height));
-  int highest_bit = -1;
-  while (value != 0) {
-    value >>= 1;
-    ++highest_bit;
-  }
-  return highest_bit + 1;
-}
-
-int GradientHalfWindow(double sigma_c) {
-  const int filter_size = static_cast<int>(sigma_c);  // C cast: truncation toward zero
-  return (filter_size - 1) / 2;                        // C integer division (0 for sigma_c < 3)
-}
-
 template <typename T>
 void ComputeGradients(const T* image, int width, int height, int num_threads, std::vector<T>* gx,
                       std::vector<T>* gy, std::vector<T>* g) {
@@ -213,11 +195,10 @@ std::vector<T> DetailBilateralFilter(const T* image, const std::vector<T>& smoot
   // exponential underflows to 0 (about (38.6 sigma_c)^2); beyond it taps add exactly 0.
   const double domain_denominator = 2.0 * sigma_c * sigma_c;
   double s_underflow = std::ceil(746.0 * domain_denominator);
-  if (domain_cut_sigmas > 0) {  // the same cut as DiskCut on the GPU (float, floor)
-    const double cut = std::floor(static_cast<double>(static_cast<float>(domain_cut_sigmas)) *
-                                  static_cast<float>(domain_cut_sigmas) /
-                                  (2.0 * static_cast<float>(1.0 / domain_denominator)));
-    s_underflow = std::min(s_underflow, cut);  // taps with s <= cut are kept
+  if (domain_cut_sigmas > 0) {  // the GPU's cut: taps with s <= cut are kept
+    const double cut = SigmaDiskCut(static_cast<float>(1.0 / domain_denominator),
+                                    static_cast<float>(domain_cut_sigmas));
+    s_underflow = std::min(s_underflow, cut);
   }
   const size_t s_needed = 2 * static_cast<size_t>(radius_max) * radius_max;
   const size_t s_size = static_cast<size_t>(std::min<double>(s_needed, s_underflow)) + 1;

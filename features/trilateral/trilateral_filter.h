@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda/trilateral/trilateral_shared.h"
 #include "features/feature_types.h"
 
 namespace proj {
@@ -60,12 +61,8 @@ GrayImage TrilateralFilter(const GrayImage& image, const TrilateralOptions& opti
 // The five steps, separately (the benchmark times them one by one).
 namespace trilateral {
 
-// floor(log2(min(width, height))) + 1, computed with integers (§2.1).
-int LevelMax(int width, int height);
-// (floor(sigma_c) - 1) / 2 in C integer division (§2.1).
-int GradientHalfWindow(double sigma_c);
-// Detail half-window for level L: floor(2^L / 2) (§3.5).
-inline int DetailRadius(int level) { return level == 0 ? 0 : 1 << (level - 1); }
+// LevelMax, GradientHalfWindow and DetailRadius: cuda/trilateral/trilateral_shared.h (shared
+// with the GPU kernels).
 
 // §3.1. Resizes the outputs to width * height.
 template <typename T>

@@ -65,9 +65,7 @@ ExtractionResult ExtractFeatures(const ExtractionOptions& options,
       }
       result.images.push_back(std::move(*records[i]));
     } else {
-      const std::string name = std::filesystem::path(paths[i]).filename().string();
-      PROJ_LOG(kWarning, "skipping '" << name << "': " << errors[i]);
-      result.skipped.push_back({name, errors[i]});
+      SkipImage(paths[i], errors[i], &result.skipped);
     }
   }
   return result;

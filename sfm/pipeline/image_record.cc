@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/logging.h"
 #include "io/exif.h"
 
 namespace proj {
@@ -17,6 +18,13 @@ ImageRecord MakeImageRecord(const std::string& path, const Image& image) {
   record.camera_label = exif.make;
   if (!exif.model.empty()) record.camera_label += (record.camera_label.empty() ? "" : " ") + exif.model;
   return record;
+}
+
+void SkipImage(const std::string& path, const std::string& reason,
+               std::vector<SkippedImage>* skipped) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  PROJ_LOG(kWarning, "skipping '" << name << "': " << reason);
+  skipped->push_back({name, reason});
 }
 
 }  // namespace proj

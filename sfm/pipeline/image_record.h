@@ -32,4 +32,8 @@ struct SkippedImage {
   std::string reason;
 };
 
+// Warns that the file `path` is skipped for `reason` and records it in *skipped.
+void SkipImage(const std::string& path, const std::string& reason,
+               std::vector<SkippedImage>* skipped);
+
 }  // namespace proj

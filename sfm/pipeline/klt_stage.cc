@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -66,9 +65,7 @@ DecodedSequence DecodeImageSequence(const KltStageOptions& options,
       result.images.push_back(std::move(*records[i]));
       result.frames.push_back(std::move(frames[i]));
     } else {
-      const std::string name = std::filesystem::path(paths[i]).filename().string();
-      PROJ_LOG(kWarning, "skipping '" << name << "': " << errors[i]);
-      result.skipped.push_back({name, errors[i]});
+      SkipImage(paths[i], errors[i], &result.skipped);
     }
   }
   result.decode_seconds = timer.ElapsedSeconds();
