@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -11,6 +12,21 @@
 #include "sfm/app/commands.h"
 
 namespace proj::app {
+namespace {
+
+// CLI::PositiveNumber's message prints the whole double range; this one says what is wrong.
+const CLI::Validator kPositivePixels(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+        return "must be a positive number of pixels (got '" + text + "')";
+      }
+      return "";
+    },
+    "POSITIVE");
+
+}  // namespace
 
 CommandRunner AddFilterCommand(CLI::App& app) {
   struct Args {
@@ -25,7 +41,7 @@ CommandRunner AddFilterCommand(CLI::App& app) {
   app.add_option("--trilateral", args->sigma_c,
                  "Trilateral filter (Choudhury & Tumblin 2003) with this domain sigma, px")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(kPositivePixels);
   app.add_option("--device", args->device, "auto, cpu or gpu")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, ComputeDevice>{{"auto", ComputeDevice::kAuto},

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "io/image_decode.h"
+#include "io/image_encode.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -92,6 +94,43 @@ TEST(Cli, UnwritableOutputFolderIsExitCode2) {
   const RunResult run = RunSfm("reconstruct " + dir + "/images -o " + dir + "/blocker/out --device cpu");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("blocker/out"), std::string::npos) << run.output;
+}
+
+// sfm filter: bad input is named with its reason (exit 2); a small real photo is filtered.
+TEST(Cli, FilterNamesBadInputAndWritesAPng) {
+  PROJ_REQUIRE_SHARED_DATASET(photo, "strecha/fountain-P11/images/0005.jpg");
+  const std::string dir = testing::MakeTempDir("cli_filter");
+  const RunResult zero = RunSfm("filter " + photo + " " + dir + "/out.png --trilateral 0");
+  EXPECT_EQ(zero.exit_code, 2) << zero.output;
+  EXPECT_NE(zero.output.find("must be a positive number of pixels (got '0')"), std::string::npos)
+      << zero.output;
+  const RunResult missing = RunSfm("filter " + dir + "/none.jpg " + dir + "/out.png --trilateral 3");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("none.jpg"), std::string::npos) << missing.output;
+  {
+    const std::string bytes = ReadFile(photo);
+    std::ofstream(dir + "/truncated.jpg", std::ios::binary) << bytes.substr(0, 2000);
+  }
+  const RunResult truncated = RunSfm("filter " + dir + "/truncated.jpg " + dir + "/out.png --trilateral 3");
+  EXPECT_EQ(truncated.exit_code, 2) << truncated.output;
+  EXPECT_NE(truncated.output.find("truncated"), std::string::npos) << truncated.output;
+  EXPECT_FALSE(fs::exists(dir + "/out.png"));
+  // A 96x64 crop of the photo as PNG: filtered and written (on the CPU when there is no GPU).
+  const Image photo_image = ReadImageFile(photo);
+  Image crop;
+  crop.width = 96;
+  crop.height = 64;
+  crop.channels = photo_image.channels;
+  for (int y = 0; y < crop.height; ++y) {
+    const uint8_t* row = photo_image.pixel(1500, 1000 + y);
+    crop.data.insert(crop.data.end(), row, row + crop.width * crop.channels);
+  }
+  WritePng(dir + "/crop.png", crop);
+  const RunResult ok = RunSfm("filter " + dir + "/crop.png " + dir + "/out.png --trilateral 3");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  const Image out = ReadImageFile(dir + "/out.png");
+  EXPECT_EQ(out.width, 96);
+  EXPECT_EQ(out.height, 64);
 }
 
 TEST(Cli, GpuWithoutGpuIsAClearError) {
