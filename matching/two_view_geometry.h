@@ -18,6 +18,7 @@
 #include <Eigen/Core>
 
 #include "geometry/camera/camera.h"
+#include "geometry/rigid3.h"
 #include "matching/matching_types.h"
 
 namespace proj {
@@ -45,6 +46,12 @@ struct TwoViewGeometry {
   std::vector<FeatureMatch> inlier_matches;
   int num_e_inliers = 0, num_f_inliers = 0, num_h_inliers = 0;
   Eigen::Matrix3d F = Eigen::Matrix3d::Zero();  // pixels, x2^T F x1 = 0
+  Eigen::Matrix3d E = Eigen::Matrix3d::Zero();  // normalized coordinates, n2^T E n1 = 0
+  Eigen::Matrix3d H = Eigen::Matrix3d::Zero();  // pixels, x2 ~ H x1
+  // Relative pose (translation of unit length) when has_relative_pose; the mapper starts
+  // from it instead of estimating it again.
+  bool has_relative_pose = false;
+  Rigid3d cam2_from_cam1;
 };
 
 // keypoints*: pixels of the whole images; matches index into them. Cameras give focal priors.
