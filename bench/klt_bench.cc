@@ -285,7 +285,7 @@ GoalRun RunBeforeOverlap(const ReconstructionOptions& options, const DecodedSequ
                          std::vector<PairMatches>* pairs, std::vector<TwoViewGeometry>* geometries) {
   GoalRun run;
   Timer total;
-  const std::vector<Camera> cameras = ImageCameras(options, decoded.images);
+  const std::vector<Camera> cameras = ImageCameras(options.cameras, decoded.images);
   auto tracker = CreateKltTracker(options.klt.klt, options.klt.sequence.device);
   const FrameProvider provider = [&](int f, GrayImage* frame) {
     const KltStoredFrame& stored = decoded.frames[f];

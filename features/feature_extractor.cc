@@ -1,7 +1,6 @@
 #include "features/feature_extractor.h"
 
 #include "core/check.h"
-#include "cuda/device.h"
 #include "features/opencv_sift_extractor.h"
 #include "features/sift/sift_extractor_factory.h"
 
@@ -12,8 +11,7 @@ void FeatureOptions::Check() const {
   PROJ_REQUIRE(num_threads >= 0, "--threads must be >= 0 (got " << num_threads << ")");
   PROJ_REQUIRE(upsample >= -1 && upsample <= 1, "FeatureOptions.upsample must be -1, 0 or 1");
   PROJ_REQUIRE(trilateral_sigma_c >= 0, "--trilateral sigma must be >= 0");
-  PROJ_REQUIRE(device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
-               "--device gpu was requested but no GPU is usable: " << cuda::DeviceDescription());
+  UseGpu(device);  // --device gpu without a usable GPU is refused here
 }
 
 std::unique_ptr<FeatureExtractor> CreateFeatureExtractor(const FeatureOptions& options) {

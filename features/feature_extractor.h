@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 
+#include "features/compute_device.h"
 #include "features/feature_types.h"
 
 namespace proj {
 
-enum class ComputeDevice { kAuto, kCpu, kGpu };
 enum class FeatureType { kSift, kOpenCvSift };
 enum class ScaleSpaceType { kGaussian, kTrilateral };
 

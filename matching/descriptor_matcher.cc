@@ -1,7 +1,6 @@
 #include "matching/descriptor_matcher.h"
 
 #include "core/check.h"
-#include "cuda/device.h"
 #include "matching/cpu_descriptor_matcher.h"
 #include "matching/gpu_descriptor_matcher.h"
 
@@ -14,12 +13,7 @@ void DescriptorMatchOptions::Check() const {
 
 std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatchOptions& options) {
   options.Check();
-  PROJ_REQUIRE(options.device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
-               "--device gpu was requested but no GPU is usable: " << cuda::DeviceDescription());
-  if (options.device == ComputeDevice::kGpu ||
-      (options.device == ComputeDevice::kAuto && cuda::DeviceAvailable())) {
-    return CreateGpuDescriptorMatcher(options);
-  }
+  if (UseGpu(options.device)) return CreateGpuDescriptorMatcher(options);
   return std::make_unique<CpuDescriptorMatcher>(options);
 }
 

@@ -1,7 +1,6 @@
 #include "features/klt/klt_tracker.h"
 
 #include "core/check.h"
-#include "cuda/device.h"
 #include "cuda/klt/klt_gpu_tracker.h"
 #include "features/klt/klt_cpu_tracker.h"
 
@@ -59,19 +58,8 @@ void ToFloatFrame(const KltFrame8& frame, GrayImage* image) {
 
 std::unique_ptr<KltTracker> CreateKltTracker(const KltOptions& options, ComputeDevice device) {
   options.Check();
-  switch (device) {
-    case ComputeDevice::kCpu:
-      return CreateKltCpuTracker(options);
-    case ComputeDevice::kGpu:
-      PROJ_REQUIRE(cuda::DeviceAvailable(),
-                   "the GPU KLT tracker was requested but no GPU is usable: " << cuda::DeviceDescription());
-      return std::make_unique<KltGpuTrackerAdapter>(options);
-    case ComputeDevice::kAuto:
-      if (cuda::DeviceAvailable()) return std::make_unique<KltGpuTrackerAdapter>(options);
-      return CreateKltCpuTracker(options);
-  }
-  PROJ_CHECK(false, "unhandled compute device");
-  return nullptr;
+  if (UseGpu(device, "the GPU KLT tracker")) return std::make_unique<KltGpuTrackerAdapter>(options);
+  return CreateKltCpuTracker(options);
 }
 
 }  // namespace proj

@@ -1,7 +1,6 @@
 #include "features/trilateral/trilateral_filter_image.h"
 
 #include "core/check.h"
-#include "cuda/device.h"
 #include "cuda/trilateral/trilateral_gpu.h"
 #include "features/image_preprocessing.h"
 #include "features/trilateral/trilateral_filter.h"
@@ -21,12 +20,7 @@ GrayImage TrilateralFilterImage(const GrayImage& image, double sigma_c, ComputeD
   gpu_options.sigma_c = sigma_c;
   options.domain_cut_sigmas = gpu_options.domain_cut_sigmas;  // both devices compute the same
   options.Check();
-  PROJ_REQUIRE(device != ComputeDevice::kGpu || cuda::DeviceAvailable(),
-               "trilateral filter: --device gpu was requested but no GPU is usable: "
-                   << cuda::DeviceDescription());
-  const bool use_gpu = device == ComputeDevice::kGpu ||
-                       (device == ComputeDevice::kAuto && cuda::DeviceAvailable());
-  if (!use_gpu) return TrilateralFilter(image, options);
+  if (!UseGpu(device, "trilateral filter: --device gpu")) return TrilateralFilter(image, options);
   GrayImage output;
   output.width = image.width;
   output.height = image.height;

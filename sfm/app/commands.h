@@ -11,6 +11,9 @@ namespace proj::app {
 using CommandRunner = std::function<int()>;
 
 CommandRunner AddReconstructCommand(CLI::App& app);
+CommandRunner AddExtractCommand(CLI::App& app);
+CommandRunner AddMatchCommand(CLI::App& app);
+CommandRunner AddMapCommand(CLI::App& app);
 CommandRunner AddSynthCommand(CLI::App& app);
 CommandRunner AddEvaluateCommand(CLI::App& app);
 CommandRunner AddFilterCommand(CLI::App& app);

@@ -25,6 +25,12 @@ int main(int argc, char** argv) {
   };
   add("reconstruct", "Reconstruct cameras and points from a folder of photos",
       proj::app::AddReconstructCommand);
+  add("extract", "Stage 1: extract features of a folder of photos into a scene database",
+      proj::app::AddExtractCommand);
+  add("match", "Stage 2: match and verify the image pairs of a scene database",
+      proj::app::AddMatchCommand);
+  add("map", "Stage 3: build the model from a scene database's verified pairs (ours or COLMAP's)",
+      proj::app::AddMapCommand);
   add("synth", "Render the built-in synthetic scene (images and ground-truth cameras)",
       proj::app::AddSynthCommand);
   add("evaluate", "Compare a model's cameras with ground truth (.camera files)",

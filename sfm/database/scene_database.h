@@ -149,6 +149,7 @@ class SceneDatabase {
   // nullopt when the pair was never matched; an empty list when it was, with no match.
   std::optional<std::vector<FeatureMatch>> ReadMatches(int image_id1, int image_id2) const;
   std::vector<int64_t> ReadMatchedPairIds() const;  // increasing
+  void DeleteAllMatches();  // every pair's matches and geometry
 
   // Verified geometry of a pair (inlier matches, configuration, F, E, H, relative pose),
   // expressed from image_id1 to image_id2 whatever the stored order.

@@ -82,7 +82,7 @@ bool Mapper::TryInitialPair(const VerifiedPair& pair, double min_angle_deg) {
   const Camera& camera1 = scene_.cameras[image1.camera_id];
   const Camera& camera2 = scene_.cameras[image2.camera_id];
   std::vector<Eigen::Vector2d> n1, n2;
-  for (const auto& m : pair.inlier_matches) {
+  for (const auto& m : pair.geometry.inlier_matches) {
     n1.push_back(camera1.PixelToNormalized(image1.keypoints[m.index1]));
     n2.push_back(camera2.PixelToNormalized(image2.keypoints[m.index2]));
   }
@@ -131,18 +131,18 @@ bool Mapper::Initialize() {
   // Strongest pairs first; general (calibrated or not) before planar; never panoramic.
   std::vector<const VerifiedPair*> candidates;
   for (const auto& pair : pairs_) {
-    if (pair.configuration == TwoViewConfiguration::kPanoramic ||
-        pair.configuration == TwoViewConfiguration::kDegenerate) {
+    if (pair.geometry.configuration == TwoViewConfiguration::kPanoramic ||
+        pair.geometry.configuration == TwoViewConfiguration::kDegenerate) {
       continue;
     }
     candidates.push_back(&pair);
   }
   auto is_planar = [](const VerifiedPair* p) {
-    return p->configuration == TwoViewConfiguration::kPlanar;
+    return p->geometry.configuration == TwoViewConfiguration::kPlanar;
   };
   std::stable_sort(candidates.begin(), candidates.end(), [&](const auto* a, const auto* b) {
     if (is_planar(a) != is_planar(b)) return !is_planar(a);
-    return a->inlier_matches.size() > b->inlier_matches.size();
+    return a->geometry.inlier_matches.size() > b->geometry.inlier_matches.size();
   });
   if (candidates.size() > static_cast<size_t>(options_.init_max_candidates)) {
     candidates.resize(options_.init_max_candidates);

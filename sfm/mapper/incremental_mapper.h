@@ -7,18 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "matching/two_view_geometry.h"
 #include "sfm/mapper/mapper_options.h"
 #include "sfm/scene.h"
 #include "sfm/track_builder.h"
+#include "sfm/view_graph.h"
 
 namespace proj {
-
-struct VerifiedPair {
-  ImagePair pair;
-  TwoViewConfiguration configuration = TwoViewConfiguration::kDegenerate;
-  std::vector<FeatureMatch> inlier_matches;
-};
 
 struct MapperSummary {
   bool success = false;             // a model with at least two images was built

@@ -20,7 +20,6 @@ struct ImageRecord {
   std::optional<double> exif_focal_px;  // focal length prior from EXIF, in original pixels
   std::string camera_label;    // EXIF make/model, for grouping cameras ("" when unknown)
   FeatureSet features;         // keypoints in original-image pixels
-  std::vector<Eigen::Matrix<uint8_t, 3, 1>> colors;  // RGB at each keypoint
 };
 
 // A record for the decoded `image` of file `path`: name, size, EXIF focal prior and camera

@@ -125,9 +125,12 @@ KeyframeSiftResult AddKeyframeSift(const KeyframeSiftSettings& settings,
 
   timer.Restart();
   const int threads = settings.matching.num_threads;
+  std::vector<size_t> seed_indices(keyframe_pairs.size());
+  for (size_t p = 0; p < seed_indices.size(); ++p) seed_indices[p] = settings.first_pair_index + p;
+  Progress progress("verifying keyframe pairs", static_cast<int>(keyframe_pairs.size()), "pairs");
   result.geometries = VerifyPairList(settings.two_view, threads,
                                      KeyframePoints(features, keyframes, cameras, threads),
-                                     keyframe_pairs, matches, settings.first_pair_index);
+                                     keyframe_pairs, matches, seed_indices, &progress);
   result.verification_seconds = timer.ElapsedSeconds();
 
   // Merge: KLT points first, then SIFT keypoints; matches move to the merged indices.

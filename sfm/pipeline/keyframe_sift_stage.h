@@ -67,7 +67,7 @@ struct KeyframeSiftSettings {
 // features; cameras[i]: the camera (focal prior) of records[i]. Reads the keyframes' files
 // again, extracts, matches and verifies, then appends each keyframe's SIFT keypoints to its
 // record's features. Descriptors are not kept (the records' features are keypoints only) and
-// colours are not sampled (SampleKeypointColors). A keyframe that cannot be read again keeps
+// colours are sampled when the outputs are written. A keyframe that cannot be read again keeps
 // its KLT points only and is left out of the keyframes.
 KeyframeSiftResult AddKeyframeSift(const KeyframeSiftSettings& settings,
                                    const std::vector<Camera>& cameras,

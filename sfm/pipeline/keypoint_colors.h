@@ -1,21 +1,27 @@
-// RGB colour of the image under each keypoint, for colouring the point cloud.
+// Colours of the point cloud: each point gets the mean RGB of the pixels under its
+// observations. Sampled when the outputs are written, from the photos themselves, so no
+// stage before has to keep colours.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "features/feature_types.h"
 #include "io/image.h"
-#include "sfm/pipeline/image_record.h"
+#include "sfm/scene.h"
 
 namespace proj {
 
 // Nearest pixel under each keypoint (keypoints in the image's pixels).
 std::vector<Eigen::Matrix<uint8_t, 3, 1>> SampleColors(const Image& image,
-                                                       const FeatureSet& features);
+                                                       const std::vector<Eigen::Vector2d>& keypoints);
 
-// Decodes each record's image again (in parallel) and fills record.colors.
-void SampleKeypointColors(int num_threads, std::vector<ImageRecord>* records);
+// Decodes every registered image that observes a point (images_dir/name, in parallel) and
+// sets each point's colour to the mean over its observations. An image that cannot be read
+// any more is named in a warning and leaves its observations out; points seen by no readable
+// image stay grey. Returns the number of images that could not be read.
+int ColorPointsFromImages(const std::string& images_dir, int num_threads, Scene* scene);
 
 }  // namespace proj

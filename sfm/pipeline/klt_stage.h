@@ -60,7 +60,7 @@ struct KltStageResult {
 
 // Tracks the decoded frames and verifies the pairs with `two_view`; cameras[i] is the camera
 // (focal prior) of sequence.images[i]. Uses `tracker` when given (it is Reset), else makes one
-// (options.sequence.device). Keypoint colours are not sampled here (SampleKeypointColors).
+// (options.sequence.device). Colours are sampled when the outputs are written.
 KltStageResult TrackAndVerifyDecodedSequence(const KltStageOptions& options,
                                              const TwoViewGeometryOptions& two_view,
                                              const DecodedSequence& sequence,

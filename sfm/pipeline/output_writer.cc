@@ -94,6 +94,15 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
           << ", \"reason\": " << JsonString(result.skipped[i].reason) << "}";
     }
     out << "],\n";
+    out << "  \"database\": " << JsonString(result.database_path) << ",\n";
+    out << "  \"reused_from_database\": {\"images\": " << stats.num_images_reused
+        << ", \"images_extracted\": " << stats.num_images_extracted
+        << ", \"images_removed\": " << stats.num_images_removed
+        << ", \"pairs_matched_before\": " << stats.num_pairs_match_reused
+        << ", \"pairs_matched_now\": " << stats.num_pairs_matched_now
+        << ", \"pairs_verified_before\": " << stats.num_pairs_verify_reused
+        << ", \"pairs_verified_now\": " << stats.num_pairs_verified_now
+        << ", \"klt_tracks_reused\": " << (stats.sequence_reused ? "true" : "false") << "},\n";
     out << "  \"cameras\": " << stats.num_cameras << ",\n";
     out << "  \"features\": " << stats.num_features << ",\n";
     out << "  \"pairs_matched\": " << stats.num_pairs_matched << ",\n";

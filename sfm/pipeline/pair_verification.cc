@@ -2,7 +2,6 @@
 
 #include "core/check.h"
 #include "core/parallel_for.h"
-#include "core/progress.h"
 
 namespace proj {
 
@@ -10,15 +9,16 @@ std::vector<TwoViewGeometry> VerifyPairList(const TwoViewGeometryOptions& option
                                             const std::vector<TwoViewPoints>& points,
                                             const std::vector<ImagePair>& pairs,
                                             const std::vector<std::vector<FeatureMatch>>& matches,
-                                            size_t first_index) {
-  PROJ_CHECK(matches.size() == pairs.size(),
-             "VerifyPairList: " << pairs.size() << " pairs, " << matches.size() << " match lists");
+                                            const std::vector<size_t>& seed_indices,
+                                            Progress* progress) {
+  PROJ_CHECK(matches.size() == pairs.size() && seed_indices.size() == pairs.size(),
+             "VerifyPairList: " << pairs.size() << " pairs, " << matches.size()
+                                << " match lists, " << seed_indices.size() << " seeds");
   std::vector<TwoViewGeometry> geometries(pairs.size());
-  Progress progress("verifying pairs", static_cast<int>(pairs.size()), "pairs");
   ParallelFor(0, static_cast<int>(pairs.size()), num_threads, [&](int p, int) {
-    geometries[p] = EstimateListedPairGeometry(options, first_index + p, points[pairs[p].image1],
+    geometries[p] = EstimateListedPairGeometry(options, seed_indices[p], points[pairs[p].image1],
                                                points[pairs[p].image2], matches[p]);
-    progress.Advance();
+    if (progress) progress->Advance();
   });
   return geometries;
 }

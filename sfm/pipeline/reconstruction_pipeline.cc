@@ -1,28 +1,25 @@
 #include "sfm/pipeline/reconstruction_pipeline.h"
 
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <tuple>
 
 #include "core/check.h"
 #include "core/logging.h"
-#include "core/parallel_for.h"
-#include "core/progress.h"
 #include "io/image_folder.h"
-#include "sfm/pipeline/keypoint_colors.h"
-#include "sfm/pipeline/pair_verification.h"
+#include "sfm/pipeline/matching_stage.h"
+#include "sfm/pipeline/sequence_stage.h"
+#include "sfm/pipeline/verification_stage.h"
 #include "sfm/track_builder.h"
+#include "sfm/view_graph.h"
 
 namespace proj {
 
 void ReconstructionOptions::Check() const {
-  if (correspondences == CorrespondenceSource::kKltTracks) {
-    klt.Check();
-  }
+  PROJ_REQUIRE(run.num_threads >= 0, "--threads must be >= 0 (got " << run.num_threads << ")");
+  if (correspondences == CorrespondenceSource::kKltTracks) klt.Check();
   if (correspondences == CorrespondenceSource::kDescriptors || keyframe_sift.enabled) {
     extraction.Check();
   }
+  cameras.Check();
   keyframe_sift.Check();
   PROJ_REQUIRE(!keyframe_sift.enabled || correspondences == CorrespondenceSource::kKltTracks,
                "--klt-keyframe-sift needs --matcher klt");
@@ -30,243 +27,168 @@ void ReconstructionOptions::Check() const {
   matching.Check();
   two_view.Check();
   mapper.Check();
-  PROJ_REQUIRE(default_focal_factor > 0, "default focal factor must be > 0");
+  PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
-namespace {
-
-// One camera per (size, focal prior, camera label); --single-camera: one for all.
-void AssignCameras(const ReconstructionOptions& options, const std::vector<ImageRecord>& records,
-                   Scene* scene) {
-  std::map<std::tuple<int, int, long long, std::string>, int> camera_of_key;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const ImageRecord& record = records[i];
-    const double focal = record.exif_focal_px.value_or(
-        options.default_focal_factor * std::max(record.width, record.height));
-    auto key = std::make_tuple(record.width, record.height, std::llround(focal * 10),
-                               record.camera_label);
-    if (options.single_camera) {
-      PROJ_REQUIRE(records[0].width == record.width && records[0].height == record.height,
-                   "--single-camera needs images of one size, but '"
-                       << records[0].name << "' is " << records[0].width << "x"
-                       << records[0].height << " and '" << record.name << "' is "
-                       << record.width << "x" << record.height);
-      key = std::make_tuple(0, 0, 0LL, std::string());
-    }
-    auto [it, inserted] = camera_of_key.emplace(key, static_cast<int>(scene->cameras.size()));
-    if (inserted) {
-      scene->cameras.push_back(
-          Camera::FromFocal(options.camera_model, record.width, record.height, focal));
-    }
-    scene->images[i].camera_id = it->second;
-  }
+ReconstructionOptions ReconstructionOptions::Resolve() const {
+  ReconstructionOptions resolved = *this;
+  resolved.extraction.features.device = run.device;
+  resolved.matching.device = run.device;
+  resolved.klt.sequence.device = run.device;
+  resolved.extraction.features.num_threads = run.num_threads;
+  resolved.extraction.num_threads = run.num_threads;
+  resolved.matching.num_threads = run.num_threads;
+  resolved.klt.num_threads = run.num_threads;
+  resolved.mapper.num_threads = run.num_threads;
+  resolved.two_view.seed = run.seed;
+  resolved.mapper.seed = run.seed;
+  resolved.klt.max_image_size = extraction.max_image_size;
+  return resolved;
 }
 
-}  // namespace
-
-Scene SceneFromRecords(const ReconstructionOptions& options,
-                       const std::vector<ImageRecord>& records) {
-  Scene scene;
-  scene.images.resize(records.size());
-  for (size_t i = 0; i < records.size(); ++i) {
-    SceneImage& image = scene.images[i];
-    image.name = records[i].name;
-    for (const auto& kp : records[i].features.keypoints) image.keypoints.emplace_back(kp.x, kp.y);
-    image.point3d_ids.assign(image.keypoints.size(), kInvalidId);
-  }
-  AssignCameras(options, records, &scene);
-  return scene;
-}
-
-std::vector<Camera> ImageCameras(const ReconstructionOptions& options,
-                                 const std::vector<ImageRecord>& records) {
-  const Scene scene = SceneFromRecords(options, records);
+std::vector<Camera> ImageCameras(const CameraOptions& options, const std::vector<ImageRecord>& records) {
   std::vector<Camera> cameras;
-  for (const SceneImage& image : scene.images) cameras.push_back(scene.cameras[image.camera_id]);
+  std::string first_name;
+  for (const ImageRecord& record : records) {
+    PROJ_REQUIRE(!options.single_camera || (record.width == records[0].width && record.height == records[0].height),
+                 "--single-camera needs images of one size, but '"
+                     << records[0].name << "' is " << records[0].width << "x" << records[0].height
+                     << " and '" << record.name << "' is " << record.width << "x" << record.height);
+    ImageFileInfo info;
+    info.width = record.width;
+    info.height = record.height;
+    info.exif_focal_px = options.single_camera ? records[0].exif_focal_px : record.exif_focal_px;
+    cameras.push_back(PriorCamera(options, info));
+  }
   return cameras;
 }
 
 KltStageResult TrackAndVerifyFrames(const ReconstructionOptions& options,
                                     const DecodedSequence& sequence, KltTracker* tracker) {
   return TrackAndVerifyDecodedSequence(options.klt, options.two_view, sequence,
-                                       ImageCameras(options, sequence.images), tracker);
+                                       ImageCameras(options.cameras, sequence.images), tracker);
 }
 
-namespace {
-
-// The pairs with a geometry (non-degenerate), with their inliers.
-std::vector<VerifiedPair> VerifiedPairs(const std::vector<ImagePair>& pairs,
-                                        std::vector<TwoViewGeometry> geometries) {
-  std::vector<VerifiedPair> verified;
-  for (size_t p = 0; p < pairs.size(); ++p) {
-    if (geometries[p].configuration == TwoViewConfiguration::kDegenerate) continue;
-    verified.push_back({pairs[p], geometries[p].configuration, std::move(geometries[p].inlier_matches)});
-  }
-  return verified;
+std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database) {
+  std::vector<DatabaseImage> images = database.ReadImages();
+  std::sort(images.begin(), images.end(),
+            [](const DatabaseImage& a, const DatabaseImage& b) { return a.name < b.name; });
+  std::vector<int> ids;
+  for (const DatabaseImage& image : images) ids.push_back(image.image_id);
+  return ids;
 }
 
-// Each image's keypoints converted once, then every pair (seeded by its index).
-std::vector<VerifiedPair> VerifyPairs(const ReconstructionOptions& options, const Scene& scene,
-                                      const std::vector<ImagePair>& pairs,
-                                      const std::vector<std::vector<FeatureMatch>>& matches) {
-  const int threads = options.matching.num_threads;
-  std::vector<TwoViewPoints> points(scene.images.size());
-  ParallelFor(0, static_cast<int>(scene.images.size()), threads, [&](int i, int) {
-    points[i] = MakeTwoViewPoints(scene.cameras[scene.images[i].camera_id], scene.images[i].keypoints);
-  });
-  return VerifiedPairs(pairs, VerifyPairList(options.two_view, threads, points, pairs, matches));
-}
-
-// Matches the descriptors of the records' features for every pair (moved out and back, so
-// the matcher sees one contiguous list without copies).
-std::vector<std::vector<FeatureMatch>> MatchDescriptors(const DescriptorMatchOptions& options,
-                                                        const std::vector<ImagePair>& pairs,
-                                                        ReconstructionResult* result) {
-  std::vector<FeatureSet> features;
-  features.reserve(result->records.size());
-  for (auto& record : result->records) features.push_back(std::move(record.features));
-  auto matcher = CreateDescriptorMatcher(options);
-  result->matcher = matcher->Description();
-  Progress progress("matching", static_cast<int>(pairs.size()), "pairs");
-  auto matches = matcher->MatchPairs(features, pairs, &progress);
-  for (size_t i = 0; i < features.size(); ++i) result->records[i].features = std::move(features[i]);
-  return matches;
-}
-
-// --matcher klt: decoding, tracking with the pairs verified meanwhile, SIFT matches between
-// keyframes (--klt-keyframe-sift), keypoint colours. Fills result's records, skipped files,
-// times, descriptions and keyframe counts; *putative and *geometries get every pair.
-void CorrespondencesFromSequence(const ReconstructionOptions& options,
-                                 const std::vector<std::string>& paths, const std::string& images_dir,
-                                 ReconstructionResult* result, std::vector<PairMatches>* putative,
-                                 std::vector<TwoViewGeometry>* geometries) {
-  const DecodedSequence decoded = DecodeImageSequence(options.klt, paths);
-  result->times.Add("decoding", decoded.decode_seconds);
-  result->skipped = decoded.skipped;
-  PROJ_REQUIRE(decoded.images.size() >= 2,
-               "only " << decoded.images.size() << " of " << paths.size() << " files in '"
-                       << images_dir << "' could be read as images; at least two are needed");
-  KltStageResult tracked = TrackAndVerifyFrames(options, decoded);
-  result->times.Add("klt_tracking", tracked.tracking_seconds);
-  result->times.Add("geometric_verification", tracked.verification_seconds);
-  result->extractor = "klt: " + tracked.tracker_description;
-  result->matcher = "klt tracks";
-  result->records = std::move(tracked.images);
-  *putative = std::move(tracked.putative_pairs);
-  *geometries = std::move(tracked.geometries);
-  if (options.keyframe_sift.enabled) {
-    KeyframeSiftSettings settings;
-    settings.keyframes = options.keyframe_sift;
-    settings.extraction = options.extraction;
-    settings.matching = options.matching;
-    settings.two_view = options.two_view;
-    settings.max_klt_gap = options.klt.sequence.max_frame_gap;
-    settings.first_pair_index = putative->size();
-    KeyframeSiftResult keyframes =
-        AddKeyframeSift(settings, ImageCameras(options, result->records), &result->records);
-    result->times.Add("keyframe_extraction", keyframes.extraction_seconds);
-    result->times.Add("keyframe_matching", keyframes.matching_seconds);
-    result->times.Add("keyframe_verification", keyframes.verification_seconds);
-    result->extractor += "; keyframes: " + keyframes.extractor_description;
-    result->matcher += " + keyframe pairs: " + keyframes.matcher_description;
-    result->statistics.num_keyframes = static_cast<int>(keyframes.keyframes.size());
-    result->statistics.num_keyframe_pairs_matched = static_cast<int>(keyframes.putative_pairs.size());
-    result->statistics.num_keyframe_pairs_verified = keyframes.num_verified_pairs;
-    for (auto& pair : keyframes.putative_pairs) putative->push_back(std::move(pair));
-    for (auto& geometry : keyframes.geometries) geometries->push_back(std::move(geometry));
-  }
-  SampleKeypointColors(options.klt.num_threads, &result->records);
-}
-
-}  // namespace
-
-ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
-                                       const std::string& images_dir) {
-  options.Check();
-  ReconstructionResult result;
-  Timer total;
+std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
+                                    SceneDatabase* database, ReconstructionResult* result) {
   const std::vector<std::string> paths = ListImageFiles(images_dir);
-  result.statistics.num_input_files = static_cast<int>(paths.size());
-  PROJ_REQUIRE(paths.size() >= 2, "'" << images_dir << "' holds " << paths.size()
-                                      << " image file(s) (.jpg, .jpeg, .png); at least two are needed");
+  result->statistics.num_input_files = static_cast<int>(paths.size());
+  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png)");
+  Timer timer;
+  std::vector<int> ids;
+  if (options.correspondences == CorrespondenceSource::kKltTracks) {
+    ids = RunSequenceStage(options, paths, database, result);
+  } else {
+    ExtractionSummary summary =
+        ExtractFolder(options.extraction, options.cameras, options.on_option_change, paths, database);
+    result->times.Add("feature_extraction", timer.ElapsedSeconds());
+    result->extractor = summary.extractor_description;
+    result->skipped = std::move(summary.skipped);
+    result->statistics.num_features = summary.num_features;
+    result->statistics.num_images_extracted = summary.num_extracted;
+    result->statistics.num_images_reused = summary.num_reused;
+    result->statistics.num_images_removed = summary.num_removed;
+    ids = std::move(summary.image_ids);
+  }
+  result->statistics.num_usable_images = static_cast<int>(ids.size());
+  PROJ_LOG(kInfo, "features: " << result->statistics.num_features << " in " << ids.size() << " images");
+  return ids;
+}
 
+void RunMatchingStages(const ReconstructionOptions& options, const std::vector<int>& image_ids,
+                       SceneDatabase* database, ReconstructionResult* result) {
+  if (database->ReadStageOptions("klt")) {
+    PROJ_LOG(kInfo, "matching: the database holds KLT tracks, already verified");
+    return;
+  }
+  const std::optional<std::string> extraction = database->ReadStageOptions("extraction");
+  const StageOptions features =
+      extraction ? StageOptions::FromText(*extraction) : StageOptions().Add("features", "foreign");
   Timer timer;
   std::vector<ImagePair> pairs;
-  std::vector<std::vector<FeatureMatch>> matches;
-  std::vector<TwoViewGeometry> klt_geometries;  // KLT: verified in the sequence stages
-  if (options.correspondences == CorrespondenceSource::kKltTracks) {
-    std::vector<PairMatches> putative;
-    CorrespondencesFromSequence(options, paths, images_dir, &result, &putative, &klt_geometries);
-    for (auto& pair : putative) {
-      pairs.push_back(pair.pair);
-      matches.push_back(std::move(pair.matches));
-    }
-  } else {
-    ExtractionResult extraction = ExtractFeatures(options.extraction, paths);
-    result.times.Add("feature_extraction", timer.ElapsedSeconds());
-    result.extractor = extraction.extractor_description;
-    result.skipped = std::move(extraction.skipped);
-    result.records = std::move(extraction.images);
+  for (const ImagePair& pair : SelectImagePairs(options.pair_selection, static_cast<int>(image_ids.size()))) {
+    pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
   }
-  result.statistics.num_usable_images = static_cast<int>(result.records.size());
-  for (const auto& record : result.records) result.statistics.num_features += record.features.size();
-  PROJ_REQUIRE(result.records.size() >= 2,
-               "only " << result.records.size() << " of " << paths.size() << " files in '"
-                       << images_dir << "' could be read as images; at least two are needed");
-  PROJ_LOG(kInfo, "features: " << result.statistics.num_features << " in "
-                               << result.records.size() << " images");
-  result.scene = SceneFromRecords(options, result.records);
-  result.statistics.num_cameras = static_cast<int>(result.scene.cameras.size());
-
-  if (options.correspondences == CorrespondenceSource::kDescriptors) {
-    timer.Restart();
-    pairs = SelectImagePairs(options.pair_selection, static_cast<int>(result.records.size()));
-    matches = MatchDescriptors(options.matching, pairs, &result);
-    result.times.Add("matching", timer.ElapsedSeconds());
-  }
-  result.statistics.num_pairs_matched = static_cast<int>(pairs.size());
-  for (const auto& m : matches) result.statistics.num_putative_matches += m.size();
-
-  std::vector<VerifiedPair> verified;
-  if (options.correspondences == CorrespondenceSource::kKltTracks) {
-    verified = VerifiedPairs(pairs, std::move(klt_geometries));
-  } else {
-    timer.Restart();
-    verified = VerifyPairs(options, result.scene, pairs, matches);
-    result.times.Add("geometric_verification", timer.ElapsedSeconds());
-  }
-  result.statistics.num_pairs_verified = static_cast<int>(verified.size());
-  for (const auto& v : verified) result.statistics.num_verified_matches += v.inlier_matches.size();
-  PROJ_LOG(kInfo, "verified pairs: " << verified.size() << "/" << pairs.size() << " ("
-                                     << result.statistics.num_verified_matches << " matches)");
+  const MatchingSummary matching = MatchImagePairs(options.matching, options.max_chunk_images, features,
+                                                   options.on_option_change, pairs, database);
+  result->times.Add("matching", timer.ElapsedSeconds());
+  result->matcher = matching.matcher_description;
+  result->statistics.num_pairs_matched = matching.num_pairs;
+  result->statistics.num_putative_matches = matching.num_putative_matches;
+  result->statistics.num_pairs_matched_now = matching.num_matched;
+  result->statistics.num_pairs_match_reused = matching.num_reused;
 
   timer.Restart();
-  std::vector<int> num_keypoints;
-  std::vector<PairMatches> verified_matches;
-  for (const auto& image : result.scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
-  for (const auto& v : verified) verified_matches.push_back({v.pair, v.inlier_matches});
-  const TrackSet tracks = BuildTracks(num_keypoints, verified_matches);
-  result.statistics.num_tracks = static_cast<int>(tracks.tracks.size());
-  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
-                             << " inconsistent dropped)");
-  result.mapper = RunIncrementalMapper(options.mapper, tracks, verified, &result.scene);
-  ColorPoints(result.records, &result.scene);
-  result.times.Add("mapping", timer.ElapsedSeconds());
-  result.times.Add("total", total.ElapsedSeconds());
-  return result;
+  StageOptions upstream = MatchingFingerprint(options.matching);
+  upstream.Add(features).Add(options.cameras.Fingerprint());
+  const VerificationSummary verification =
+      VerifyImagePairs(options.two_view, options.run.num_threads, options.max_chunk_images, upstream,
+                       options.on_option_change, pairs, database);
+  result->times.Add("geometric_verification", timer.ElapsedSeconds());
+  result->statistics.num_pairs_verified_now = verification.num_verified;
+  result->statistics.num_pairs_verify_reused = verification.num_reused;
 }
 
-void ColorPoints(const std::vector<ImageRecord>& records, Scene* scene) {
-  for (auto& [id, point] : scene->points) {
-    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-    for (const auto& element : point.track) {
-      sum += records[element.image_id].colors[element.keypoint_index].cast<double>();
-    }
-    if (!point.track.empty()) {
-      const Eigen::Vector3d mean = sum / static_cast<double>(point.track.size());
-      for (int c = 0; c < 3; ++c) point.color[c] = static_cast<uint8_t>(std::lround(mean[c]));
-    }
+void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
+                     const SceneDatabase& database, ReconstructionResult* result) {
+  Timer timer;
+  ViewGraph graph = LoadViewGraph(database, image_ids);
+  ReconstructionStatistics& statistics = result->statistics;
+  statistics.num_cameras = static_cast<int>(graph.scene.cameras.size());
+  if (statistics.num_pairs_matched == 0) {
+    statistics.num_pairs_matched = static_cast<int>(database.ReadMatchedPairIds().size());
   }
+  statistics.num_pairs_verified = static_cast<int>(graph.pairs.size());
+  statistics.num_verified_matches = 0;
+  for (const VerifiedPair& pair : graph.pairs) statistics.num_verified_matches += pair.geometry.inlier_matches.size();
+  if (statistics.num_usable_images == 0) statistics.num_usable_images = static_cast<int>(graph.scene.images.size());
+  PROJ_LOG(kInfo, "view graph: " << graph.scene.images.size() << " images, " << graph.pairs.size()
+                                 << " verified pairs (" << statistics.num_verified_matches << " matches)");
+  PROJ_REQUIRE(graph.scene.images.size() >= 2,
+               "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
+                                      << " usable image(s); at least two are needed");
+
+  std::vector<int> num_keypoints;
+  std::vector<PairMatches> verified_matches;
+  for (const auto& image : graph.scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
+  for (const auto& pair : graph.pairs) verified_matches.push_back({pair.pair, pair.geometry.inlier_matches});
+  const TrackSet tracks = BuildTracks(num_keypoints, verified_matches);
+  statistics.num_tracks = static_cast<int>(tracks.tracks.size());
+  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
+                             << " inconsistent dropped)");
+  result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  result->scene = std::move(graph.scene);
+  result->database_image_ids = std::move(graph.database_image_ids);
+  result->times.Add("mapping", timer.ElapsedSeconds());
+}
+
+ReconstructionResult ReconstructFolder(const ReconstructionOptions& unresolved,
+                                       const std::string& images_dir,
+                                       const std::string& database_path) {
+  unresolved.Check();
+  const ReconstructionOptions options = unresolved.Resolve();
+  ReconstructionResult result;
+  result.database_path = database_path;
+  Timer total;
+  SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
+  PROJ_LOG(kInfo, "scene database: " << database_path);
+  const std::vector<int> image_ids = RunExtractionStage(options, images_dir, &database, &result);
+  PROJ_REQUIRE(image_ids.size() >= 2,
+               "only " << image_ids.size() << " of " << result.statistics.num_input_files << " files in '"
+                       << images_dir << "' could be read as images; at least two are needed");
+  RunMatchingStages(options, image_ids, &database, &result);
+  RunMappingStage(options, image_ids, database, &result);
+  result.times.Add("total", total.ElapsedSeconds());
+  return result;
 }
 
 }  // namespace proj

@@ -1,6 +1,14 @@
-// The whole reconstruction of a photo folder: extraction, pair selection, matching,
-// geometric verification, tracks, incremental mapping. Each stage is timed and reports
-// progress on stderr.
+// The reconstruction of a photo folder as a sequence of stages around one scene database
+// (sfm/database/scene_database.h):
+//   extract  -> images, cameras, keypoints, descriptors       (extraction_stage.h)
+//   match    -> putative matches of the selected pairs         (matching_stage.h)
+//   verify   -> two-view geometries                            (verification_stage.h)
+//   map      -> view graph, tracks, incremental mapper         (sfm/view_graph.h)
+// or, for ordered sequences (--matcher klt), one KLT stage that writes images, keypoints,
+// matches and geometries (sequence_stage.h). Each stage reads what it needs from the
+// database and writes its results there as they complete, so a killed run resumes where it
+// stopped and a re-run on a grown folder only computes what is new. Each stage is timed and
+// reports progress on stderr.
 #pragma once
 
 #include <string>
@@ -10,10 +18,13 @@
 #include "matching/descriptor_matcher.h"
 #include "matching/pair_selection.h"
 #include "matching/two_view_geometry.h"
+#include "sfm/database/scene_database.h"
 #include "sfm/mapper/incremental_mapper.h"
+#include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
 #include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
+#include "sfm/pipeline/stage_options.h"
 #include "sfm/scene.h"
 
 namespace proj {
@@ -23,31 +34,52 @@ namespace proj {
 // between keyframes (keyframe_sift).
 enum class CorrespondenceSource { kDescriptors, kKltTracks };
 
+// Options of the whole run, declared once and given to every stage by Resolve().
+struct RunOptions {
+  ComputeDevice device = ComputeDevice::kAuto;  // extraction, matching, KLT tracking
+  int num_threads = 0;                          // CPU threads of every stage; 0 = all
+  uint64_t seed = 0;                            // RANSAC seeds of verification and mapping
+};
+
 struct ReconstructionOptions {
+  RunOptions run;
   CorrespondenceSource correspondences = CorrespondenceSource::kDescriptors;
   ExtractionOptions extraction;
+  CameraOptions cameras;
   KltStageOptions klt;
   KeyframeSiftOptions keyframe_sift;  // KLT only; SIFT runs with `extraction`, `matching`
   PairSelectionOptions pair_selection;
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
   IncrementalMapperOptions mapper;
-  CameraModelId camera_model = CameraModelId::kSimpleRadial;
-  bool single_camera = false;          // all images share one intrinsics block
-  double default_focal_factor = 1.2;   // focal prior without EXIF: factor x longer side
+  // Matching and verification hold the features of at most this many images at once.
+  int max_chunk_images = 100;
+  OptionChangePolicy on_option_change = OptionChangePolicy::kStop;
+
   void Check() const;
+  // A copy with `run` written into every stage's device, thread and seed fields.
+  ReconstructionOptions Resolve() const;
 };
 
 struct ReconstructionStatistics {
   int num_input_files = 0;
   int num_usable_images = 0;
   long long num_features = 0;
-  int num_pairs_matched = 0;
-  int num_pairs_verified = 0;
-  long long num_putative_matches = 0;
+  int num_pairs_matched = 0;   // selected pairs with stored matches
+  int num_pairs_verified = 0;  // pairs with a non-degenerate geometry
+  long long num_putative_matches = 0;  // of the pairs matched in this run
   long long num_verified_matches = 0;
   int num_tracks = 0;
   int num_cameras = 0;
+  // Work reused from the scene database.
+  int num_images_extracted = 0;
+  int num_images_reused = 0;
+  int num_images_removed = 0;
+  int num_pairs_matched_now = 0;
+  int num_pairs_match_reused = 0;
+  int num_pairs_verified_now = 0;
+  int num_pairs_verify_reused = 0;
+  bool sequence_reused = false;  // --matcher klt: the stored tracking was reused
   // --klt-keyframe-sift (included in the counts above).
   int num_keyframes = 0;
   int num_keyframe_pairs_matched = 0;
@@ -55,36 +87,51 @@ struct ReconstructionStatistics {
 };
 
 struct ReconstructionResult {
-  Scene scene;                          // images in input order; registered ones have poses
-  std::vector<ImageRecord> records;     // per scene image: features and keypoint colours
-  std::vector<SkippedImage> skipped;    // unreadable files
+  Scene scene;  // images in increasing database id; registered ones have poses
+  std::vector<int> database_image_ids;  // of scene.images[i]
+  std::vector<SkippedFile> skipped;     // unusable files of the folder
   MapperSummary mapper;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;
   std::string matcher;
+  std::string database_path;
 };
 
-// Throws InputError for a missing/unreadable folder or fewer than two usable images.
-// A run that cannot build a model returns result.mapper.success == false.
-ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
-                                       const std::string& images_dir);
+// Stages one by one (the sub-commands extract, match and map). `database` is open
+// read-write. They throw InputError for bad input (missing folder, options that differ from
+// the stored ones under kStop).
+//
+// Extraction (or KLT tracking with its verification): fills result's skipped files,
+// descriptions, statistics and times; returns the usable images' ids in name order.
+std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
+                                    SceneDatabase* database, ReconstructionResult* result);
+// Matching and verification of the pairs of `image_ids` (name order) that pair selection
+// picks. Nothing to do for a database filled by KLT.
+void RunMatchingStages(const ReconstructionOptions& options, const std::vector<int>& image_ids,
+                       SceneDatabase* database, ReconstructionResult* result);
+// Loads the view graph of `image_ids` (all images when empty) and maps it.
+void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
+                     const SceneDatabase& database, ReconstructionResult* result);
 
-// The scene of `records` before mapping: their keypoints, and cameras with focal priors (one
-// per image size, focal prior and camera label; one for all with single_camera).
-Scene SceneFromRecords(const ReconstructionOptions& options, const std::vector<ImageRecord>& records);
-// Each record's camera, as SceneFromRecords assigns them.
-std::vector<Camera> ImageCameras(const ReconstructionOptions& options,
-                                 const std::vector<ImageRecord>& records);
+// All stages with the database at `database_path` (created when missing). Throws InputError
+// for a missing/unreadable folder, fewer than two usable images or an unusable database. A
+// run that cannot build a model returns result.mapper.success == false.
+ReconstructionResult ReconstructFolder(const ReconstructionOptions& options,
+                                       const std::string& images_dir,
+                                       const std::string& database_path);
+
+// The database image ids of all images of `database`, in name order.
+std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database);
+
+// Each record's camera, as the extraction stage assigns them (for the KLT stage and tests).
+std::vector<Camera> ImageCameras(const CameraOptions& options, const std::vector<ImageRecord>& records);
 
 // --matcher klt after decoding: tracking, with the pairs verified (options.two_view) on the
-// CPU threads while later frames are tracked (sfm/pipeline/klt_stage.h). ReconstructFolder runs
+// CPU threads while later frames are tracked (sfm/pipeline/klt_stage.h). The KLT stage runs
 // this; bench/klt_bench times it on frames in memory. `tracker`: see
 // TrackAndVerifyDecodedSequence.
 KltStageResult TrackAndVerifyFrames(const ReconstructionOptions& options,
                                     const DecodedSequence& sequence, KltTracker* tracker = nullptr);
-
-// Mean colour of each point's observations, from the keypoint colours.
-void ColorPoints(const std::vector<ImageRecord>& records, Scene* scene);
 
 }  // namespace proj

@@ -13,8 +13,7 @@ namespace {
 
 ReconstructionOptions CpuOptions() {
   ReconstructionOptions options;
-  options.extraction.features.device = ComputeDevice::kCpu;
-  options.matching.device = ComputeDevice::kCpu;
+  options.run.device = ComputeDevice::kCpu;
   return options;
 }
 
@@ -22,7 +21,7 @@ TEST(Reconstruction, SyntheticSceneFullyRegisteredWithAccurateRotations) {
   SetLogLevel(LogLevel::kWarning);
   const std::string dir = testing::MakeTempDir("synthetic_scene");
   WriteSyntheticScene(SyntheticSceneOptions(), dir);
-  const ReconstructionResult result = ReconstructFolder(CpuOptions(), dir + "/images");
+  const ReconstructionResult result = ReconstructFolder(CpuOptions(), dir + "/images", dir + "/database.db");
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   EXPECT_EQ(evaluation.num_registered, evaluation.num_ground_truth);
@@ -35,7 +34,8 @@ TEST(Reconstruction, FountainP11At1600PxFullyRegisteredWithin15mm) {
   SetLogLevel(LogLevel::kWarning);
   ReconstructionOptions options = CpuOptions();
   options.extraction.max_image_size = 1600;
-  const ReconstructionResult result = ReconstructFolder(options, scene_dir + "/images");
+  const std::string database = testing::MakeTempDir("fountain_1600") + "/database.db";
+  const ReconstructionResult result = ReconstructFolder(options, scene_dir + "/images", database);
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation =
       EvaluateAgainstGroundTruth(result.scene, scene_dir + "/gt_dense_cameras");
@@ -52,8 +52,7 @@ TEST(Reconstruction, SyntheticSequenceWithKltFullyRegistered) {
   WriteSyntheticScene(scene, dir);
   ReconstructionOptions options = CpuOptions();
   options.correspondences = CorrespondenceSource::kKltTracks;
-  options.klt.sequence.device = ComputeDevice::kCpu;
-  const ReconstructionResult result = ReconstructFolder(options, dir + "/images");
+  const ReconstructionResult result = ReconstructFolder(options, dir + "/images", dir + "/database.db");
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   EXPECT_EQ(evaluation.num_registered, 60);

@@ -1,0 +1,41 @@
+// Command-line options of the pipeline stages, declared once and shared by the sub-commands
+// that run them (reconstruct = extract + match + map). Each Add*Options binds a group of
+// options to a PipelineArgs; Finalize() turns the parsed values into ReconstructionOptions.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "sfm/pipeline/reconstruction_pipeline.h"
+
+namespace proj::app {
+
+enum class MatcherChoice { kExhaustive, kSequential, kKlt };
+
+struct PipelineArgs {
+  ReconstructionOptions options;
+  std::string database_path;
+  std::string camera_model = "SIMPLE_RADIAL";
+  std::string upsample = "auto";
+  bool edge_test = true;
+  MatcherChoice matcher = MatcherChoice::kExhaustive;
+
+  // Options resolved from the parsed arguments (Check()ed).
+  ReconstructionOptions Finalize() const;
+};
+
+// --device, --threads, --seed, --on-option-change.
+void AddRunOptions(CLI::App& app, PipelineArgs* args);
+// --database PATH; `required` for the stage sub-commands, optional for reconstruct.
+void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required);
+// Features and cameras: --features, --max-image-size, --max-features, --upsample,
+// --scale-space, --edge-test, --camera-model, --single-camera.
+void AddExtractionOptions(CLI::App& app, PipelineArgs* args);
+// Pair selection and matching: --matcher, --overlap, --max-chunk-images; with_klt adds the
+// KLT options (reconstruct only: tracking needs the images in order).
+void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt);
+// Mapper: --refine-principal-point.
+void AddMapperOptions(CLI::App& app, PipelineArgs* args);
+
+}  // namespace proj::app

@@ -1,0 +1,86 @@
+// The stages of reconstruct as sub-commands of their own, working on one scene database:
+// extract (folder -> features), match (features -> verified pairs), map (verified pairs ->
+// model). A database written by COLMAP's feature_extractor and matcher can be mapped too.
+#include <iostream>
+#include <memory>
+
+#include "core/logging.h"
+#include "io/atomic_file.h"
+#include "sfm/app/commands.h"
+#include "sfm/app/model_output.h"
+#include "sfm/app/pipeline_options.h"
+
+namespace proj::app {
+namespace {
+
+struct StageArgs {
+  std::string images_dir;
+  std::string out_dir;
+  PipelineArgs pipeline;
+};
+
+}  // namespace
+
+CommandRunner AddExtractCommand(CLI::App& app) {
+  auto args = std::make_shared<StageArgs>();
+  app.add_option("IMAGES_DIR", args->images_dir, "Folder of photos (.jpg, .jpeg, .png)")->required();
+  AddDatabaseOption(app, &args->pipeline, /*required=*/true);
+  AddRunOptions(app, &args->pipeline);
+  AddExtractionOptions(app, &args->pipeline);
+  return [args]() {
+    const ReconstructionOptions options = args->pipeline.Finalize();
+    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device));
+    SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
+    ReconstructionResult result;
+    const std::vector<int> ids = RunExtractionStage(options, args->images_dir, &database, &result);
+    const ReconstructionStatistics& s = result.statistics;
+    std::cout << "extracted " << s.num_images_extracted << " images, reused " << s.num_images_reused
+              << ", removed " << s.num_images_removed << ", skipped " << result.skipped.size()
+              << "; the database holds " << ids.size() << " images and " << s.num_features
+              << " features" << std::endl;
+    return kExitSuccess;
+  };
+}
+
+CommandRunner AddMatchCommand(CLI::App& app) {
+  auto args = std::make_shared<StageArgs>();
+  AddDatabaseOption(app, &args->pipeline, /*required=*/true);
+  AddRunOptions(app, &args->pipeline);
+  AddMatchingOptions(app, &args->pipeline, /*with_klt=*/false);
+  return [args]() {
+    const ReconstructionOptions options = args->pipeline.Finalize();
+    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device));
+    SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
+    ReconstructionResult result;
+    RunMatchingStages(options, ImageIdsInNameOrder(database), &database, &result);
+    const ReconstructionStatistics& s = result.statistics;
+    std::cout << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
+              << " reused), verified " << s.num_pairs_verified_now << " ("
+              << s.num_pairs_verify_reused << " reused)" << std::endl;
+    return kExitSuccess;
+  };
+}
+
+CommandRunner AddMapCommand(CLI::App& app) {
+  auto args = std::make_shared<StageArgs>();
+  AddDatabaseOption(app, &args->pipeline, /*required=*/true);
+  app.add_option("-o,--output", args->out_dir, "Output folder (created if missing)")->required();
+  app.add_option("--image-path", args->images_dir,
+                 "Folder of the photos, to colour the points (grey without it)");
+  AddRunOptions(app, &args->pipeline);
+  AddMapperOptions(app, &args->pipeline);
+  return [args]() {
+    const ReconstructionOptions options = args->pipeline.Finalize();
+    EnsureWritableDirectory(args->out_dir);
+    const SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadOnly);
+    ReconstructionResult result;
+    result.database_path = database.path();
+    Timer total;
+    RunMappingStage(options, {}, database, &result);
+    result.times.Add("total", total.ElapsedSeconds());
+    RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
+    return FinishReconstruction(&result, run, args->out_dir, args->images_dir, options.run.num_threads);
+  };
+}
+
+}  // namespace proj::app

@@ -1,0 +1,148 @@
+// Resume after a crash: `sfm reconstruct` is killed with SIGKILL at points in every stage
+// (extraction, matching, verification, mapping, output), then run again with the same
+// command. The second run must redo no completed stage and give the model of a run that was
+// never interrupted: the same registered images and the same number of points.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/logging.h"
+#include "datasets/synthetic/synthetic_scene.h"
+#include "tests/support/test_data.h"
+
+namespace proj {
+namespace {
+
+// Starts sfm with `arguments`, reads its stderr, and kills it with SIGKILL `delay_ms` after
+// the first line containing `trigger`. Returns whether it was killed (false: it ended first).
+bool RunAndKill(const std::vector<std::string>& arguments, const std::string& trigger, int delay_ms) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return false;
+  const std::string program = testing::BuiltExecutable("sfm");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDERR_FILENO);
+    const int null_fd = open("/dev/null", O_WRONLY);
+    dup2(null_fd, STDOUT_FILENO);
+    close(pipe_fds[0]);
+    std::vector<char*> argv = {const_cast<char*>(program.c_str())};
+    for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  FILE* child_stderr = fdopen(pipe_fds[0], "r");
+  char line[4096];
+  bool killed = false;
+  while (fgets(line, sizeof(line), child_stderr) != nullptr) {
+    if (std::string(line).find(trigger) == std::string::npos) continue;
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    killed = kill(pid, SIGKILL) == 0;
+    break;
+  }
+  fclose(child_stderr);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+int RunToEnd(const std::vector<std::string>& arguments, const std::string& log) {
+  std::string command = testing::BuiltExecutable("sfm");
+  for (const std::string& argument : arguments) command += " " + argument;
+  const int status = std::system((command + " > " + log + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The number after "key": in report.json (-1 when absent).
+long long ReportNumber(const std::string& report, const std::string& key) {
+  std::smatch match;
+  if (!std::regex_search(report, match, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
+  return std::stoll(match[1]);
+}
+
+std::string UnregisteredImages(const std::string& report) {
+  std::smatch match;
+  std::regex_search(report, match, std::regex("\"unregistered_images\": \\[([^\\]]*)\\]"));
+  return match[1];
+}
+
+struct KillPoint {
+  std::string trigger;  // a line the program prints on stderr in that stage
+  int max_delay_ms;     // killed 0..max_delay_ms after it
+  // What the resumed run must not compute again (report.json keys that must be 0).
+  std::vector<std::string> not_redone;
+};
+
+TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
+  SetLogLevel(LogLevel::kWarning);
+  const std::string dir = testing::MakeTempDir("resume");
+  SyntheticSceneOptions scene;
+  scene.num_images = 10;
+  scene.width = 640;
+  scene.height = 480;
+  scene.focal_px = 550;
+  WriteSyntheticScene(scene, dir);
+  auto arguments = [&](const std::string& out) {
+    return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", "cpu",
+                                    "--threads", "2", "--seed", "3", "--max-features", "2048"};
+  };
+  ASSERT_EQ(RunToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
+      << ReadText(dir + "/reference.log");
+  const std::string reference = ReadText(dir + "/reference/report.json");
+  const long long reference_points = ReportNumber(reference, "points");
+  ASSERT_GT(reference_points, 500);
+  ASSERT_EQ(ReportNumber(reference, "registered_images"), 10);
+
+  const std::vector<KillPoint> points = {
+      {"extracting features: 1/", 0, {}},
+      {"extracting features: 6/", 300, {}},
+      {" to match", 300, {}},
+      {" to verify", 200, {"images_extracted", "pairs_matched_now"}},
+      {"tracks:", 100, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
+      {"registered images: 5/", 100, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
+      {"registered images: 10/", 300, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
+  };
+  std::mt19937 random(11);
+  for (size_t k = 0; k < points.size(); ++k) {
+    const KillPoint& point = points[k];
+    SCOPED_TRACE("killed after '" + point.trigger + "'");
+    const std::string out = dir + "/run" + std::to_string(k);
+    const int delay = std::uniform_int_distribution<int>(0, point.max_delay_ms)(random);
+    ASSERT_TRUE(RunAndKill(arguments(out), point.trigger, delay))
+        << "the run ended before it could be killed at '" << point.trigger << "'";
+    const std::string log = out + ".log";
+    ASSERT_EQ(RunToEnd(arguments(out), log), 0) << ReadText(log);
+    const std::string report = ReadText(out + "/report.json");
+    EXPECT_EQ(ReportNumber(report, "registered_images"), 10);
+    EXPECT_EQ(UnregisteredImages(report), UnregisteredImages(reference));
+    EXPECT_EQ(ReportNumber(report, "points"), reference_points);
+    EXPECT_EQ(ReportNumber(report, "verified_matches"), ReportNumber(reference, "verified_matches"));
+    for (const std::string& key : point.not_redone) EXPECT_EQ(ReportNumber(report, key), 0) << key;
+    EXPECT_EQ(ReportNumber(report, "images_extracted") + ReportNumber(report, "images"), 10);
+  }
+}
+
+}  // namespace
+}  // namespace proj
