@@ -23,7 +23,8 @@
 // reason (missing, not a database or truncated, locked by another process, a database of
 // another program, a corrupt blob). Writes are atomic through Transaction: a process killed
 // at any moment leaves the last committed state. One process uses a database at a time:
-// a read-write database holds SQLite's exclusive lock from its first write until it is closed.
+// a read-write database takes SQLite's write lock when it opens and holds it (exclusive from
+// its first write) until it is closed, so a second opening fails at once as "in use".
 #pragma once
 
 #include <cstdint>
@@ -91,7 +92,8 @@ class SceneDatabase {
  public:
   enum class Mode {
     kReadOnly,   // the file must exist and be a scene database (ours or COLMAP's)
-    kReadWrite,  // created with all tables when missing; our tables added to a COLMAP one
+    kReadWrite,  // created with all tables when missing; our tables added to a COLMAP 3.x
+                 // one (a COLMAP 4 database, with rigs and frames, opens read-only only)
   };
   // Throws InputError naming `path` when it cannot be opened as a scene database: missing
   // (read-only), a directory, not an SQLite file, truncated (shorter than its header says),
@@ -183,7 +185,13 @@ class SceneDatabase {
   int64_t NumKeypoints() const;  // summed over images
 
  private:
+  // Opens db_, checks what the file is and creates missing tables (constructor's body).
+  void Open();
+  // Throws InputError when the database is open read-only; `action` names the write.
+  void RequireWritable(const char* action) const;
+
   std::string path_;
+  Mode mode_;
   sqlite3* db_ = nullptr;
   bool in_transaction_ = false;
   struct Statements;  // prepared statements, created once

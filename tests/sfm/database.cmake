@@ -1,0 +1,9 @@
+find_package(SQLite3 REQUIRED)
+proj_add_test(database_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/database/database_test_util.cc
+    ${CMAKE_CURRENT_LIST_DIR}/database/scene_database_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/database/scene_database_tables_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/database/scene_database_open_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/database/colmap_interop_test.cc
+  LIBS proj_sfm SQLite::SQLite3)
