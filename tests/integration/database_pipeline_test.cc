@@ -3,6 +3,7 @@
 // redone, never mixed. A small synthetic ring (8 views of 640x480, CPU).
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -99,8 +100,12 @@ TEST(DatabasePipeline, ImageIdsStayWhenPhotosAreAddedRemovedOrChanged) {
   const std::vector<Keypoint> replaced = db.ReadKeypoints(eight.at("0005.jpg"));
   const std::vector<Keypoint> original = db.ReadKeypoints(eight.at("0002.jpg"));
   ASSERT_EQ(replaced.size(), original.size());
-  EXPECT_NE(replaced.size(), old_keypoints.size());
   for (size_t k = 0; k < replaced.size(); ++k) EXPECT_EQ(replaced[k].x, original[k].x);
+  size_t moved = 0;
+  for (size_t k = 0; k < std::min(old_keypoints.size(), replaced.size()); ++k) {
+    moved += old_keypoints[k].x != replaced[k].x ? 1 : 0;
+  }
+  EXPECT_GT(moved, replaced.size() / 2) << "the features of the old photo were kept";
 }
 
 TEST(DatabasePipeline, SecondRunReusesEveryStageAndGivesTheSameModel) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -88,9 +89,16 @@ std::string UnregisteredImages(const std::string& report) {
   return match[1];
 }
 
+// The seconds report.json gives a stage (0 when absent).
+double StageSeconds(const std::string& report, const std::string& stage) {
+  std::smatch match;
+  if (!std::regex_search(report, match, std::regex("\"" + stage + "\": ([0-9.e+-]+)"))) return 0;
+  return std::stod(match[1]);
+}
+
 struct KillPoint {
-  std::string trigger;  // a line the program prints on stderr in that stage
-  int max_delay_ms;     // killed 0..max_delay_ms after it
+  std::string trigger;  // a line the program prints on stderr as the stage starts
+  std::string stage;    // the stage it is killed in: after a random part of its reference time
   // What the resumed run must not compute again (report.json keys that must be 0).
   std::vector<std::string> not_redone;
 };
@@ -99,7 +107,7 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
   SetLogLevel(LogLevel::kWarning);
   const std::string dir = testing::MakeTempDir("resume");
   SyntheticSceneOptions scene;
-  scene.num_images = 10;
+  scene.num_images = 12;
   scene.width = 640;
   scene.height = 480;
   scene.focal_px = 550;
@@ -113,34 +121,46 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
   const std::string reference = ReadText(dir + "/reference/report.json");
   const long long reference_points = ReportNumber(reference, "points");
   ASSERT_GT(reference_points, 500);
-  ASSERT_EQ(ReportNumber(reference, "registered_images"), 10);
+  ASSERT_EQ(ReportNumber(reference, "registered_images"), 12);
 
+  const std::vector<std::string> done_before_mapping = {"images_extracted", "pairs_matched_now",
+                                                       "pairs_verified_now"};
   const std::vector<KillPoint> points = {
-      {"extracting features: 1/", 0, {}},
-      {"extracting features: 6/", 300, {}},
-      {" to match", 300, {}},
-      {" to verify", 200, {"images_extracted", "pairs_matched_now"}},
-      {"tracks:", 100, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
-      {"registered images: 5/", 100, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
-      {"registered images: 10/", 300, {"images_extracted", "pairs_matched_now", "pairs_verified_now"}},
+      {" to extract", "feature_extraction", {}},
+      {" to extract", "feature_extraction", {}},
+      {" to match", "matching", {"images_extracted"}},
+      {" to verify", "geometric_verification", {"images_extracted", "pairs_matched_now"}},
+      {"tracks:", "mapping", done_before_mapping},
+      {"tracks:", "mapping", done_before_mapping},
+      {"stage mapping", "", done_before_mapping},  // while colours and outputs are written
   };
   std::mt19937 random(11);
   for (size_t k = 0; k < points.size(); ++k) {
     const KillPoint& point = points[k];
-    SCOPED_TRACE("killed after '" + point.trigger + "'");
+    const double seconds = point.stage.empty() ? 0 : StageSeconds(reference, point.stage);
+    const int delay = static_cast<int>(1000 * seconds * std::uniform_real_distribution<double>(0.1, 0.9)(random));
+    SCOPED_TRACE("killed " + std::to_string(delay) + " ms after '" + point.trigger + "'");
     const std::string out = dir + "/run" + std::to_string(k);
-    const int delay = std::uniform_int_distribution<int>(0, point.max_delay_ms)(random);
     ASSERT_TRUE(RunAndKill(arguments(out), point.trigger, delay))
-        << "the run ended before it could be killed at '" << point.trigger << "'";
+        << "the run ended before it could be killed";
+    const bool report_after_kill = std::filesystem::exists(out + "/report.json");
     const std::string log = out + ".log";
     ASSERT_EQ(RunToEnd(arguments(out), log), 0) << ReadText(log);
     const std::string report = ReadText(out + "/report.json");
-    EXPECT_EQ(ReportNumber(report, "registered_images"), 10);
+    EXPECT_EQ(ReportNumber(report, "registered_images"), 12);
     EXPECT_EQ(UnregisteredImages(report), UnregisteredImages(reference));
     EXPECT_EQ(ReportNumber(report, "points"), reference_points);
     EXPECT_EQ(ReportNumber(report, "verified_matches"), ReportNumber(reference, "verified_matches"));
     for (const std::string& key : point.not_redone) EXPECT_EQ(ReportNumber(report, key), 0) << key;
-    EXPECT_EQ(ReportNumber(report, "images_extracted") + ReportNumber(report, "images"), 10);
+    EXPECT_EQ(ReportNumber(report, "images_extracted") + ReportNumber(report, "images"), 12);
+    std::cout << "killed " << delay << " ms after '" << point.trigger << "'"
+              << (report_after_kill ? " (outputs already written)" : "") << "; the resumed run extracted "
+              << ReportNumber(report, "images_extracted") << " images (reused "
+              << ReportNumber(report, "images") << "), matched " << ReportNumber(report, "pairs_matched_now")
+              << " pairs (reused " << ReportNumber(report, "pairs_matched_before") << "), verified "
+              << ReportNumber(report, "pairs_verified_now") << " (reused "
+              << ReportNumber(report, "pairs_verified_before") << "); " << ReportNumber(report, "points")
+              << " points" << std::endl;
   }
 }
 
