@@ -7,6 +7,8 @@
 #include "core/check.h"
 #include "geometry/ransac/estimate_two_view.h"
 #include "geometry/solvers/essential_decomposition.h"
+#include "geometry/solvers/fundamental_matrix.h"
+#include "geometry/solvers/homography_decomposition.h"
 #include "geometry/solvers/triangulation.h"
 
 namespace proj {
@@ -33,12 +35,10 @@ void TwoViewGeometryOptions::Check() const {
 
 namespace {
 
-// Median triangulation angle (degrees) of the inliers under the relative pose of E: tells a
-// planar scene seen with parallax from a pure rotation (panorama).
-double MedianParallaxDeg(const Eigen::Matrix3d& e, const std::vector<Eigen::Vector2d>& n1,
+// Median triangulation angle (degrees) of the masked correspondences under cam2_from_cam1:
+// tells a planar scene seen with parallax from a pure rotation (panorama).
+double MedianParallaxDeg(const Rigid3d& cam2_from_cam1, const std::vector<Eigen::Vector2d>& n1,
                          const std::vector<Eigen::Vector2d>& n2, const std::vector<char>& mask) {
-  Rigid3d cam2_from_cam1;
-  if (RecoverPoseFromEssential(e, n1, n2, &mask, &cam2_from_cam1) == 0) return 0;
   const Rigid3d cam1;
   const Eigen::Vector3d c1 = cam1.Center(), c2 = cam2_from_cam1.Center();
   std::vector<double> angles;
@@ -66,6 +66,48 @@ struct MatchedPoints {
     normalized2.reserve(count);
   }
 };
+
+// The essential matrix nearest to K2^T F K1 under the cameras' priors.
+Eigen::Matrix3d EssentialFromFundamental(const Eigen::Matrix3d& f, const Camera& camera1,
+                                         const Camera& camera2) {
+  return ProjectToEssentialManifold(camera2.CalibrationMatrix().transpose() * f *
+                                    camera1.CalibrationMatrix());
+}
+
+// Sets result->cam2_from_cam1 for its configuration from the correspondences in `mask` (the
+// pair's inliers), choosing among candidate poses by cheirality. `epipolar_pose` comes from
+// the pair's essential matrix with `num_epipolar_in_front` correspondences in front (0: none).
+void SetRelativePose(const Camera& camera1, const Camera& camera2, const MatchedPoints& points,
+                     const std::vector<char>& mask, const Rigid3d& epipolar_pose,
+                     int num_epipolar_in_front, TwoViewGeometry* result) {
+  std::vector<HomographyPose> homography_poses;
+  int num_homography_in_front = 0;
+  if (result->configuration == TwoViewConfiguration::kPlanar ||
+      result->configuration == TwoViewConfiguration::kPanoramic) {
+    const Eigen::Matrix3d h_normalized =
+        camera2.CalibrationMatrix().inverse() * result->H * camera1.CalibrationMatrix();
+    num_homography_in_front = RecoverPoseFromHomography(
+        h_normalized, points.normalized1, points.normalized2, &mask, &homography_poses);
+  }
+  if (result->configuration == TwoViewConfiguration::kPanoramic) {
+    // No parallax: the translation is not observable, so it is left zero (as in COLMAP).
+    if (num_homography_in_front == 0) return;
+    result->cam2_from_cam1 = Rigid3d(homography_poses.front().cam2_from_cam1.rotation,
+                                     Eigen::Vector3d::Zero());
+  } else if (num_homography_in_front > 0 &&
+             num_homography_in_front >= num_epipolar_in_front) {
+    // Planar, unless E puts more points in front. Of the Faugeras-Lustman pair of plane
+    // solutions the visible-side test usually keeps one; if both survive, nothing without a
+    // third view or off-plane points tells them apart.
+    const Rigid3d& pose = homography_poses.front().cam2_from_cam1;
+    result->cam2_from_cam1 = Rigid3d(pose.rotation, pose.translation.normalized());
+  } else if (num_epipolar_in_front > 0) {
+    result->cam2_from_cam1 = epipolar_pose;
+  } else {
+    return;
+  }
+  result->has_relative_pose = true;
+}
 
 // The estimate and classification on the matched points.
 TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& camera1,
@@ -96,6 +138,8 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
   result.num_e_inliers = e_report.success ? CountMask(e_report.inlier_mask) : 0;
   result.num_h_inliers = h_report.success ? CountMask(h_report.inlier_mask) : 0;
   if (f_report.success) result.F = f_report.model;
+  if (e_report.success) result.E = e_report.model;
+  if (h_report.success) result.H = h_report.model;
   if (std::max(result.num_e_inliers, result.num_f_inliers) < options.min_num_inliers) return result;
 
   const bool calibrated =
@@ -104,13 +148,29 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
   const int num_inliers = calibrated ? result.num_e_inliers : result.num_f_inliers;
   result.configuration =
       calibrated ? TwoViewConfiguration::kCalibrated : TwoViewConfiguration::kUncalibrated;
+  // The epipolar pose on the pair's inliers. Uncalibrated pairs get theirs from F and the focal
+  // priors: often poor, but the mapper may still recover from it (as in COLMAP).
+  const Eigen::Matrix3d essential =
+      calibrated ? e_report.model : EssentialFromFundamental(f_report.model, camera1, camera2);
+  Rigid3d epipolar_pose;
+  const int num_epipolar_in_front =
+      RecoverPoseFromEssential(essential, normalized1, normalized2, &mask, &epipolar_pose);
   if (result.num_h_inliers > options.max_h_inlier_ratio * num_inliers && e_report.success) {
-    const double parallax = MedianParallaxDeg(e_report.model, normalized1, normalized2,
-                                              e_report.inlier_mask);
+    // The parallax under E's own pose on E's inliers: that is the pose above when calibrated.
+    Rigid3d e_pose = epipolar_pose;
+    const int num_e_in_front =
+        calibrated ? num_epipolar_in_front
+                   : RecoverPoseFromEssential(e_report.model, normalized1, normalized2,
+                                              &e_report.inlier_mask, &e_pose);
+    const double parallax =
+        num_e_in_front == 0
+            ? 0.0
+            : MedianParallaxDeg(e_pose, normalized1, normalized2, e_report.inlier_mask);
     result.configuration = parallax < options.min_panoramic_tri_angle_deg
                                ? TwoViewConfiguration::kPanoramic
                                : TwoViewConfiguration::kPlanar;
   }
+  SetRelativePose(camera1, camera2, points, mask, epipolar_pose, num_epipolar_in_front, &result);
   for (size_t i = 0; i < matches.size(); ++i) {
     if (mask[i]) result.inlier_matches.push_back(matches[i]);
   }

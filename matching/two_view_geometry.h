@@ -45,11 +45,21 @@ struct TwoViewGeometry {
   TwoViewConfiguration configuration = TwoViewConfiguration::kDegenerate;
   std::vector<FeatureMatch> inlier_matches;
   int num_e_inliers = 0, num_f_inliers = 0, num_h_inliers = 0;
+  // The RANSAC models, zero where that estimate failed (also for degenerate pairs).
   Eigen::Matrix3d F = Eigen::Matrix3d::Zero();  // pixels, x2^T F x1 = 0
   Eigen::Matrix3d E = Eigen::Matrix3d::Zero();  // normalized coordinates, n2^T E n1 = 0
   Eigen::Matrix3d H = Eigen::Matrix3d::Zero();  // pixels, x2 ~ H x1
-  // Relative pose (translation of unit length) when has_relative_pose; the mapper starts
-  // from it instead of estimating it again.
+  // Relative pose when has_relative_pose (every non-degenerate configuration unless no
+  // candidate puts an inlier in front of both cameras), so that the mapper can start from it
+  // instead of estimating it again. Chosen by cheirality on inlier_matches among the
+  // decompositions of:
+  //  - calibrated: E;
+  //  - uncalibrated: the essential matrix nearest to K2^T F K1 of the focal priors (E may
+  //    disagree with it: E is the calibrated model, with fewer inliers);
+  //  - planar: K2^-1 H K1 (geometry/solvers/homography_decomposition.h), or E's pose (K2^T F K1's
+  //    when uncalibrated) where that has more inliers in front;
+  //  - panoramic: the rotation of K2^-1 H K1, translation zero (not observable).
+  // The translation has unit length otherwise.
   bool has_relative_pose = false;
   Rigid3d cam2_from_cam1;
 };

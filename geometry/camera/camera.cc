@@ -41,6 +41,17 @@ Eigen::Vector2d Camera::PrincipalPoint() const {
   return {params[pp[0]], params[pp[1]]};
 }
 
+Eigen::Matrix3d Camera::CalibrationMatrix() const {
+  const auto focal = FocalIndices();
+  const Eigen::Vector2d pp = PrincipalPoint();
+  Eigen::Matrix3d k = Eigen::Matrix3d::Identity();
+  k(0, 0) = params[focal.front()];
+  k(1, 1) = params[focal.back()];
+  k(0, 2) = pp.x();
+  k(1, 2) = pp.y();
+  return k;
+}
+
 Eigen::Vector2d Camera::PixelToNormalized(const Eigen::Vector2d& uv) const {
   Eigen::Vector2d xy;
   VisitCameraModel(model, [&](auto m) {

@@ -24,6 +24,10 @@ struct Camera {
   double MeanFocal() const;
   void SetFocal(double focal_px);
   Eigen::Vector2d PrincipalPoint() const;
+  // K = [fx 0 cx; 0 fy cy; 0 0 1] of the focal length(s) and principal point, without the
+  // distortion terms: pixel ~ K (x, y, 1) for undistorted models. Maps normalized-coordinate
+  // models to pixels (F = K2^-T E K1^-1, H_px = K2 H K1^-1), as COLMAP's CalibrationMatrix.
+  Eigen::Matrix3d CalibrationMatrix() const;
 
   // Pixel -> normalized undistorted coordinates (ray (x, y, 1)).
   Eigen::Vector2d PixelToNormalized(const Eigen::Vector2d& uv) const;

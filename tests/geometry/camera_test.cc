@@ -166,6 +166,16 @@ TEST(Camera, PixelCentreConventionForPinhole) {
   EXPECT_DOUBLE_EQ(xy.y(), (0.5 - 240.0) / 500.0);
 }
 
+TEST(Camera, CalibrationMatrixMapsNormalizedToPixels) {
+  Camera camera = Camera::FromFocal(CameraModelId::kPinhole, 640, 480, 500.0);
+  camera.params = {500.0, 520.0, 330.0, 250.0};
+  const Eigen::Vector2d pixel(17.5, 401.25);
+  const Eigen::Vector3d mapped =
+      camera.CalibrationMatrix() * camera.PixelToNormalized(pixel).homogeneous();
+  EXPECT_NEAR((mapped.hnormalized() - pixel).norm(), 0.0, 1e-12);
+  EXPECT_EQ(mapped.z(), 1.0);
+}
+
 TEST(Camera, ModelNamesAreCaseInsensitiveAndUnknownNamesThrow) {
   EXPECT_EQ(CameraModelFromName("simple_radial"), CameraModelId::kSimpleRadial);
   EXPECT_EQ(CameraModelFromName("Pinhole"), CameraModelId::kPinhole);
