@@ -38,6 +38,8 @@ class Mapper {
  private:
   bool Initialize();
   bool TryInitialPair(const VerifiedPair& pair, double min_angle_deg);
+  RelativePoseResult InitialRelativePose(const VerifiedPair& pair, const std::vector<Eigen::Vector2d>& n1,
+                                         const std::vector<Eigen::Vector2d>& n2, double focal);
   std::vector<int> RegistrationCandidates() const;
   bool RegisterImage(int image_id);
   // Triangulates tracks seen by `image_id` (or all images when kInvalidId) that have no point
@@ -75,6 +77,25 @@ int Mapper::PointOfTrack(int track_id) const {
   return (id != kInvalidId && scene_.points.count(id)) ? id : kInvalidId;
 }
 
+RelativePoseResult Mapper::InitialRelativePose(const VerifiedPair& pair,
+                                               const std::vector<Eigen::Vector2d>& n1,
+                                               const std::vector<Eigen::Vector2d>& n2, double focal) {
+  // Verification decomposed E (or H) on the pair's inliers already: start from that pose.
+  // Uncalibrated pairs (wrong focal priors) and databases without poses (COLMAP's) are
+  // estimated again under the cameras' current intrinsics.
+  const TwoViewGeometry& geometry = pair.geometry;
+  const bool usable = geometry.has_relative_pose && geometry.cam2_from_cam1.translation.norm() > 0 &&
+                      (geometry.configuration == TwoViewConfiguration::kCalibrated ||
+                       geometry.configuration == TwoViewConfiguration::kPlanar);
+  if (!usable) return EstimateRelativePose(n1, n2, options_.max_reproj_error_px / focal, NextSeed());
+  RelativePoseResult relative;
+  relative.success = true;
+  relative.cam2_from_cam1 = geometry.cam2_from_cam1;
+  relative.inlier_mask.assign(n1.size(), 1);
+  relative.num_inliers = static_cast<int>(n1.size());
+  return relative;
+}
+
 bool Mapper::TryInitialPair(const VerifiedPair& pair, double min_angle_deg) {
   const int id1 = pair.pair.image1, id2 = pair.pair.image2;
   SceneImage& image1 = scene_.images[id1];
@@ -86,9 +107,7 @@ bool Mapper::TryInitialPair(const VerifiedPair& pair, double min_angle_deg) {
     n1.push_back(camera1.PixelToNormalized(image1.keypoints[m.index1]));
     n2.push_back(camera2.PixelToNormalized(image2.keypoints[m.index2]));
   }
-  const double focal = 0.5 * (camera1.MeanFocal() + camera2.MeanFocal());
-  const RelativePoseResult relative =
-      EstimateRelativePose(n1, n2, options_.max_reproj_error_px / focal, NextSeed());
+  const RelativePoseResult relative = InitialRelativePose(pair, n1, n2, 0.5 * (camera1.MeanFocal() + camera2.MeanFocal()));
   if (!relative.success || relative.num_inliers < options_.init_min_num_points) return false;
 
   // Triangulate the inliers to judge the pair's parallax before committing to it.
