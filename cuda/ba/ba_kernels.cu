@@ -270,14 +270,16 @@ __global__ void SchurScatterKernel(BaDeviceData d, const double* u, const double
   }
 }
 
-__global__ void PreconditionKernel(BaDeviceData d, const double* r, double* z, double* sums) {
+__global__ void PreconditionKernel(BaDeviceData d, const double* r, const double* x,
+                                   const double* b, double* z, double* sums) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  double rr = 0, rz = 0;
+  double rr = 0, rz = 0, q = 0;
   auto apply = [&](const double* m, int n, int offset) {
     MatVec(m, r + offset, n, z + offset);
     for (int k = 0; k < n; ++k) {
       rr += r[offset + k] * r[offset + k];
       rz += r[offset + k] * z[offset + k];
+      q -= x[offset + k] * (b[offset + k] + r[offset + k]);
     }
   };
   if (t < d.num_images) {
@@ -288,6 +290,7 @@ __global__ void PreconditionKernel(BaDeviceData d, const double* r, double* z, d
   }
   AddToTotal(rr, sums);
   AddToTotal(rz, sums + 1);
+  AddToTotal(q, sums + 2);
 }
 
 __global__ void CgUpdateKernel(int n, double alpha, const double* p, const double* q, double* x,
@@ -416,9 +419,9 @@ void LaunchSchurScatter(const BaDeviceData& d, const double* v, const double* u,
   PROJ_BA_LAUNCH(DampedCopyKernel, d.num_camera_side, d.num_camera_side, d.damping_c, v, q);
   PROJ_BA_LAUNCH(SchurScatterKernel, d.num_observations, d, u, t, q);
 }
-void LaunchPrecondition(const BaDeviceData& d, const double* r, double* z, double* sums,
-                        cudaStream_t stream) {
-  PROJ_BA_LAUNCH(PreconditionKernel, d.num_images + d.num_cameras, d, r, z, sums);
+void LaunchPrecondition(const BaDeviceData& d, const double* r, const double* x, const double* b,
+                        double* z, double* sums, cudaStream_t stream) {
+  PROJ_BA_LAUNCH(PreconditionKernel, d.num_images + d.num_cameras, d, r, x, b, z, sums);
 }
 void LaunchCgUpdate(int n, double alpha, const double* p, const double* q, double* x, double* r,
                     cudaStream_t stream) {

@@ -71,9 +71,9 @@ void LaunchPointSolve(const BaDeviceData& d, const double* u, const double* add,
 // q = D_c v + J_c^T (u - J_p t).
 void LaunchSchurScatter(const BaDeviceData& d, const double* v, const double* u, const double* t,
                         double* q, cudaStream_t stream);
-// z = M^-1 r (block-Jacobi); sums[0] += r . r, sums[1] += r . z.
-void LaunchPrecondition(const BaDeviceData& d, const double* r, double* z, double* sums,
-                        cudaStream_t stream);
+// z = M^-1 r (block-Jacobi); sums[0] += r . r, sums[1] += r . z, sums[2] -= x . (b + r).
+void LaunchPrecondition(const BaDeviceData& d, const double* r, const double* x, const double* b,
+                        double* z, double* sums, cudaStream_t stream);
 // x += alpha p; r -= alpha q.
 void LaunchCgUpdate(int n, double alpha, const double* p, const double* q, double* x, double* r,
                     cudaStream_t stream);

@@ -47,6 +47,7 @@ void BaSolverOptions::Check() const {
   PROJ_REQUIRE(max_pcg_iterations >= 1, "BaSolverOptions.max_pcg_iterations must be >= 1");
   PROJ_REQUIRE(pcg_relative_tolerance > 0 && pcg_relative_tolerance < 1,
                "BaSolverOptions.pcg_relative_tolerance must be in (0, 1)");
+  PROJ_REQUIRE(pcg_eta >= 0 && pcg_eta < 1, "BaSolverOptions.pcg_eta must be in [0, 1)");
   PROJ_REQUIRE(num_threads >= 0, "BaSolverOptions.num_threads must be >= 0");
 }
 

@@ -69,9 +69,12 @@ struct BaSolverOptions {
   double parameter_tolerance = 1e-8; // stop when |step| <= this * (|x| + this); >= 0
   double initial_trust_region_radius = 1e4;  // Ceres' default; > 0
   // Preconditioned conjugate gradients on the reduced camera system: at most this many
-  // iterations, stopping once |residual| <= pcg_relative_tolerance * |right-hand side|.
+  // iterations, stopping once |residual| <= pcg_relative_tolerance * |right-hand side| or
+  // once the quadratic model stalls, i (Q_i - Q_i-1) / Q_i < pcg_eta (truncated Newton, Nash
+  // and Sofer 1990; Ceres' ITERATIVE_SCHUR uses eta = 0.1).
   int max_pcg_iterations = 100;         // >= 1
   double pcg_relative_tolerance = 1e-6; // in (0, 1)
+  double pcg_eta = 0.1;                 // in [0, 1); 0: residual test only
   int num_threads = 0;  // CPU solver only; 0: all hardware threads
   bool verbose = false; // per-iteration progress to the log (kInfo)
 

@@ -251,12 +251,14 @@ class GpuBackend : public BaBackend {
     PROJ_CUDA_CHECK(cudaMemcpyAsync(b.r.data(), b.b.data(), n * sizeof(double),
                                     cudaMemcpyDeviceToDevice, stream_));
     ResetScalars();
-    LaunchPrecondition(d_, b.r.data(), b.z.data(), Scalars(), stream_);
-    double sums[2];
-    ReadScalars(sums, 2);
+    LaunchPrecondition(d_, b.r.data(), b.delta_c.data(), b.b.data(), b.z.data(), Scalars(),
+                       stream_);
+    double sums[3];
+    ReadScalars(sums, 3);
     const double b_norm = std::sqrt(sums[0]);
     if (b_norm == 0) return 0;
     double rz = sums[1];
+    double q_previous = 0;
     PROJ_CUDA_CHECK(cudaMemcpyAsync(b.p.data(), b.z.data(), n * sizeof(double),
                                     cudaMemcpyDeviceToDevice, stream_));
     int iteration = 0;
@@ -274,9 +276,14 @@ class GpuBackend : public BaBackend {
       const double alpha = rz / pq;
       LaunchCgUpdate(n, alpha, b.p.data(), b.q.data(), b.delta_c.data(), b.r.data(), stream_);
       ResetScalars();
-      LaunchPrecondition(d_, b.r.data(), b.z.data(), Scalars(), stream_);
-      ReadScalars(sums, 2);
-      if (std::sqrt(sums[0]) <= options_.pcg_relative_tolerance * b_norm) break;
+      LaunchPrecondition(d_, b.r.data(), b.delta_c.data(), b.b.data(), b.z.data(), Scalars(),
+                         stream_);
+      ReadScalars(sums, 3);
+      if (std::sqrt(sums[0]) <= options_.pcg_relative_tolerance * b_norm ||
+          iteration * (sums[2] - q_previous) / sums[2] < options_.pcg_eta) {
+        break;
+      }
+      q_previous = sums[2];
       const double beta = sums[1] / rz;
       rz = sums[1];
       LaunchCgDirection(n, beta, b.z.data(), b.p.data(), stream_);

@@ -431,6 +431,7 @@ cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options
   solver_options.parameter_tolerance = options.parameter_tolerance;
   solver_options.max_pcg_iterations = options.max_pcg_iterations;
   solver_options.pcg_relative_tolerance = options.pcg_relative_tolerance;
+  solver_options.pcg_eta = options.pcg_eta;
   solver_options.num_threads = options.num_threads;
   solver_options.verbose = options.verbose;
   return solver_options;
@@ -493,6 +494,7 @@ void BundleAdjustmentOptions::Check() const {
   PROJ_REQUIRE(max_pcg_iterations >= 1, "BundleAdjustmentOptions.max_pcg_iterations must be >= 1");
   PROJ_REQUIRE(pcg_relative_tolerance > 0 && pcg_relative_tolerance < 1,
                "BundleAdjustmentOptions.pcg_relative_tolerance must be in (0, 1)");
+  PROJ_REQUIRE(pcg_eta >= 0 && pcg_eta < 1, "BundleAdjustmentOptions.pcg_eta must be in [0, 1)");
 }
 
 double PointMeanReprojectionError(const Scene& scene, int point_id) {

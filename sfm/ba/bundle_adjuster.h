@@ -44,11 +44,13 @@ struct BundleAdjustmentOptions {
   // and the problem has at least gpu_min_observations observations, else kCeres.
   enum class Solver { kCeres, kCpu, kGpu, kAuto };
   Solver solver = Solver::kCeres;
-  int gpu_min_observations = 100000;  // kAuto's crossover; >= 0
+  int gpu_min_observations = 30000;  // kAuto's crossover (bench/RESULTS-ba.md); >= 0
   // Our solver's conjugate gradients per LM step (ignored by Ceres): at most this many
-  // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side|.
+  // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side| or when
+  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions).
   int max_pcg_iterations = 100;          // >= 1
   double pcg_relative_tolerance = 1e-6;  // in (0, 1)
+  double pcg_eta = 0.1;                  // in [0, 1)
 
   void Check() const;  // throws InputError naming the offending field
 };

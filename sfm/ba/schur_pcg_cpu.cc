@@ -360,6 +360,7 @@ class CpuBackend : public cuda::BaBackend {
     ApplyPreconditioner(r, &z);
     p = z;
     double rz = Dot(r, z);
+    double q_previous = 0;
     int iteration = 0;
     while (iteration < options_.max_pcg_iterations) {
       ++iteration;
@@ -371,7 +372,15 @@ class CpuBackend : public cuda::BaBackend {
         (*x)[k] += alpha * p[k];
         r[k] -= alpha * q[k];
       }
-      if (std::sqrt(Dot(r, r)) <= options_.pcg_relative_tolerance * b_norm) break;
+      // Residual test, and the truncated-Newton test of Nash & Sofer (1990) on the model
+      // Q(x) = x^T S x - 2 b^T x = -x^T (b + r), as Ceres' CG: i (Q_i - Q_i-1) / Q_i < eta.
+      double q = 0;
+      for (int k = 0; k < nc_; ++k) q -= (*x)[k] * (b[k] + r[k]);
+      if (std::sqrt(Dot(r, r)) <= options_.pcg_relative_tolerance * b_norm ||
+          iteration * (q - q_previous) / q < options_.pcg_eta) {
+        break;
+      }
+      q_previous = q;
       ApplyPreconditioner(r, &z);
       const double rz_next = Dot(r, z);
       const double beta = rz_next / rz;
