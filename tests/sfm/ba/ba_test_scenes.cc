@@ -1,6 +1,7 @@
 #include "tests/sfm/ba/ba_test_scenes.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -38,51 +39,55 @@ Scene MakeNoisySyntheticScene(const SyntheticSceneOptions& options, double noise
   return scene;
 }
 
-Scene MakeRingScene(int num_images, int num_points, double noise_px, uint64_t seed) {
+Scene MakeAerialGridScene(int num_images, int num_points, double noise_px, uint64_t seed) {
   constexpr int kWidth = 1000, kHeight = 800;
-  constexpr double kRingRadius = 10, kWallRadius = 10.6, kWallHalfHeight = 0.25;
+  constexpr double kHeightM = 3;  // above the ground, in grid spacings
   const double focal = 0.5 * kWidth / std::tan(M_PI / 6);  // 60 degree horizontal field of view
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(num_images))));
   std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
   Scene scene;
-  const int num_cameras = (num_images + 9) / 10;
-  for (int c = 0; c < num_cameras; ++c) {
+  for (int c = 0; c < (num_images + 9) / 10; ++c) {
     Camera camera = Camera::FromFocal(CameraModelId::kSimpleRadial, kWidth, kHeight, focal);
     camera.params[3] = -0.05;
     scene.cameras.push_back(camera);
   }
-  std::uniform_real_distribution<double> unit(-1, 1);
+  // World: x east, y down, z north; cameras look down (+y) with a few degrees of tilt.
+  Eigen::Matrix3d down;
+  down.row(0) = Eigen::Vector3d(1, 0, 0);
+  down.row(1) = Eigen::Vector3d(0, 0, -1);
+  down.row(2) = Eigen::Vector3d(0, 1, 0);
   for (int i = 0; i < num_images; ++i) {
-    const double angle = 2 * M_PI * i / num_images;
-    const Eigen::Vector3d center(kRingRadius * std::cos(angle), 0.1 * unit(rng),
-                                 kRingRadius * std::sin(angle));
-    const Eigen::Vector3d target(2 * kRingRadius * std::cos(angle + 0.02 * unit(rng)),
-                                 0.1 * unit(rng), 2 * kRingRadius * std::sin(angle));
     SceneImage image;
-    image.name = "ring_" + std::to_string(i);
+    image.name = "aerial_" + std::to_string(i);
     image.camera_id = i / 10;
     image.registered = true;
-    image.cam_from_world = LookAt(center, target);
+    const Eigen::Vector3d center(i % side, -kHeightM + 0.1 * unit(rng), i / side);
+    const Eigen::Vector3d tilt(unit(rng), unit(rng), unit(rng));
+    const Eigen::Matrix3d rotation =
+        Eigen::AngleAxisd(0.15, tilt.normalized()).toRotationMatrix() * down;
+    image.cam_from_world = Rigid3d(rotation, -(rotation * center));
     scene.images.push_back(image);
   }
-  // The images whose centre angle is within this of a point's angle may see it.
-  const double window = std::atan2(0.5 * kWidth / focal * (kWallRadius - kRingRadius) * 2,
-                                   kRingRadius) + 2 * M_PI / num_images;
+  const int rows = (num_images + side - 1) / side;
   for (int p = 0; p < num_points; ++p) {
-    const double phi = M_PI * unit(rng);
-    const Eigen::Vector3d position(kWallRadius * std::cos(phi), kWallHalfHeight * unit(rng),
-                                   kWallRadius * std::sin(phi));
+    const Eigen::Vector3d position((side - 1) * 0.5 * (1 + unit(rng)), 1.0 * unit(rng),
+                                   (rows - 1) * 0.5 * (1 + unit(rng)));
     std::vector<TrackElement> track;
-    const int center_index = static_cast<int>(std::lround(phi / (2 * M_PI) * num_images));
-    const int reach = static_cast<int>(std::ceil(window / (2 * M_PI) * num_images)) + 1;
-    for (int k = center_index - reach; k <= center_index + reach; ++k) {
-      const int i = ((k % num_images) + num_images) % num_images;
-      SceneImage& image = scene.images[i];
-      Eigen::Vector2d uv;
-      if (!scene.cameras[image.camera_id].Project(image.cam_from_world * position, &uv)) continue;
-      if (uv.x() < 0 || uv.y() < 0 || uv.x() > kWidth || uv.y() > kHeight) continue;
-      track.push_back({i, static_cast<int>(image.keypoints.size())});
-      image.keypoints.push_back(uv);
-      image.point3d_ids.push_back(kInvalidId);
+    const int x0 = static_cast<int>(std::lround(position.x()));
+    const int z0 = static_cast<int>(std::lround(position.z()));
+    for (int z = std::max(0, z0 - 3); z <= std::min(rows - 1, z0 + 3); ++z) {
+      for (int x = std::max(0, x0 - 3); x <= std::min(side - 1, x0 + 3); ++x) {
+        const int i = z * side + x;
+        if (i >= num_images) continue;
+        SceneImage& image = scene.images[i];
+        Eigen::Vector2d uv;
+        if (!scene.cameras[image.camera_id].Project(image.cam_from_world * position, &uv)) continue;
+        if (uv.x() < 0 || uv.y() < 0 || uv.x() > kWidth || uv.y() > kHeight) continue;
+        track.push_back({i, static_cast<int>(image.keypoints.size())});
+        image.keypoints.push_back(uv);
+        image.point3d_ids.push_back(kInvalidId);
+      }
     }
     if (track.size() < 2) {
       for (const TrackElement& element : track) {

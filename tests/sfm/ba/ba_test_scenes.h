@@ -16,12 +16,13 @@ namespace proj::testing {
 Scene MakeNoisySyntheticScene(const SyntheticSceneOptions& options, double noise_px,
                               uint64_t seed);
 
-// A large scene whose cost of adjustment grows linearly: num_images cameras on a ring of
-// radius 10 m looking outwards (60 degree field of view, 1000 x 800 px, one SIMPLE_RADIAL camera
-// per 10 images), num_points points on a wall of radius 10.6 m and height +-0.25 m around
-// them, each seen by about 10 images (those that see it in the image); points seen by fewer
-// than two are dropped. Observations get noise_px Gaussian noise; poses and points are
-// perturbed by a tenth of MakeNoisySyntheticScene's amounts, intrinsics by as much.
-Scene MakeRingScene(int num_images, int num_points, double noise_px, uint64_t seed);
+// A large scene whose size grows linearly, as an aerial survey: num_images cameras on a square
+// grid (spacing 1 m) 3 m above uneven ground (+-0.3 m), looking down with a few degrees of
+// tilt (60 degree field of view, 1000 x 800 px, one SIMPLE_RADIAL camera per 10 images), and
+// num_points points on the ground, each seen by the images that see it in the image (about
+// 10); points seen by fewer than two images are dropped. Observations get noise_px Gaussian
+// noise; poses and points are perturbed by a tenth of MakeNoisySyntheticScene's amounts,
+// intrinsics by as much.
+Scene MakeAerialGridScene(int num_images, int num_points, double noise_px, uint64_t seed);
 
 }  // namespace proj::testing
