@@ -1,5 +1,7 @@
-// Camera models as templated static structs (STYLE P8): the same Project<T> serves double
-// and ceres::Jet, so bundle adjustment and geometry share one source of truth.
+// Camera models as templated static structs (STYLE P8): the same Project<T> serves double,
+// ceres::Jet and, compiled by nvcc, the dual numbers of the GPU bundle adjuster
+// (cuda/ba/ba_residual.h), so bundle adjustment on CPU and GPU and geometry share one source of
+// truth. The templates are PROJ_HOST_DEVICE and must stay free of host-only calls.
 //
 // Conventions, stated once for the whole project:
 //  - Camera frame: x right, y down, z forward (looking direction). A point is in front of the
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "core/host_device.h"
 
 namespace proj {
 
@@ -31,12 +34,12 @@ struct PinholeModel {
   static constexpr std::array<int, 0> kExtraIndices = {};
 
   template <typename T>
-  static void Distort(const T* /*params*/, const T& x, const T& y, T* xd, T* yd) {
+  PROJ_HOST_DEVICE static void Distort(const T* /*params*/, const T& x, const T& y, T* xd, T* yd) {
     *xd = x;
     *yd = y;
   }
   template <typename T>
-  static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
+  PROJ_HOST_DEVICE static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
     uv[0] = params[0] * x + params[2];
     uv[1] = params[1] * y + params[3];
   }
@@ -56,13 +59,13 @@ struct SimpleRadialModel {
   static constexpr std::array<int, 1> kExtraIndices = {3};
 
   template <typename T>
-  static void Distort(const T* params, const T& x, const T& y, T* xd, T* yd) {
+  PROJ_HOST_DEVICE static void Distort(const T* params, const T& x, const T& y, T* xd, T* yd) {
     const T s = T(1) + params[3] * (x * x + y * y);
     *xd = s * x;
     *yd = s * y;
   }
   template <typename T>
-  static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
+  PROJ_HOST_DEVICE static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
     uv[0] = params[0] * x + params[1];
     uv[1] = params[0] * y + params[2];
   }
@@ -82,14 +85,14 @@ struct RadialModel {
   static constexpr std::array<int, 2> kExtraIndices = {3, 4};
 
   template <typename T>
-  static void Distort(const T* params, const T& x, const T& y, T* xd, T* yd) {
+  PROJ_HOST_DEVICE static void Distort(const T* params, const T& x, const T& y, T* xd, T* yd) {
     const T r2 = x * x + y * y;
     const T s = T(1) + params[3] * r2 + params[4] * r2 * r2;
     *xd = s * x;
     *yd = s * y;
   }
   template <typename T>
-  static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
+  PROJ_HOST_DEVICE static void NormalizedToPixel(const T* params, const T& x, const T& y, T* uv) {
     uv[0] = params[0] * x + params[1];
     uv[1] = params[0] * y + params[2];
   }
@@ -110,9 +113,25 @@ void VisitCameraModel(CameraModelId id, F&& f) {
   PROJ_CHECK(found, "unknown camera model id " << static_cast<int>(id));
 }
 
+// VisitCameraModel for host and device code alike (no std::apply, no exception): calls
+// f(Model{}) for the model with this id and returns true, or returns false for an unknown id.
+template <size_t I = 0, typename F>
+PROJ_HOST_DEVICE bool VisitCameraModelHostDevice(int id, F& f) {
+  if constexpr (I == std::tuple_size<CameraModels>::value) {
+    return false;
+  } else {
+    using Model = typename std::tuple_element<I, CameraModels>::type;
+    if (id == static_cast<int>(Model::kId)) {
+      f(Model{});
+      return true;
+    }
+    return VisitCameraModelHostDevice<I + 1>(id, f);
+  }
+}
+
 // Projects a point in the camera frame to pixels. Returns false for points not in front.
 template <typename Model, typename T>
-bool ProjectPoint(const T* params, const T* point_cam, T* uv) {
+PROJ_HOST_DEVICE bool ProjectPoint(const T* params, const T* point_cam, T* uv) {
   if (!(point_cam[2] > T(0))) return false;
   const T x = point_cam[0] / point_cam[2];
   const T y = point_cam[1] / point_cam[2];

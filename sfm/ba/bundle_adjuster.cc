@@ -7,13 +7,18 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <vector>
 
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
+#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/bundle_adjuster_gpu.h"
+#include "cuda/device.h"
 #include "sfm/ba/reprojection_cost.h"
+#include "sfm/ba/schur_pcg_cpu.h"
 
 namespace proj {
 namespace {
@@ -150,6 +155,325 @@ class LogProgress : public ceres::IterationCallback {
   }
 };
 
+// What RunBundleAdjustment adjusts, decided once for every solver.
+struct Adjustment {
+  std::vector<Observation> observations;
+  std::set<int> constant_pose;                       // images whose pose is held constant
+  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate held constant
+  std::set<int> pose_images;                         // images with a variable pose
+  std::set<int> used_cameras, used_points, variable_cameras;
+  std::set<int> constant_points;  // used points held constant
+  std::map<int, std::vector<int>> constant_camera_params;  // camera id -> constant indices
+};
+
+struct SolverResult {
+  bool success = false;
+  int num_iterations = 0;
+  double initial_cost = 0, final_cost = 0;
+  std::string message, solver;
+};
+
+// Observations, gauge and constant parameters of an adjustment; fills the summary's counts.
+Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
+                             const BundleAdjustmentConfig& config, const Scene& scene,
+                             BundleAdjustmentSummary* summary) {
+  // Observations to adjust.
+  std::vector<Observation> observations;
+  auto point_listed = [&](int point_id) {
+    return config.variable_point_ids.count(point_id) || config.constant_point_ids.count(point_id);
+  };
+  for (const std::set<int>* ids : {&config.variable_image_ids, &config.constant_pose_image_ids}) {
+    for (int image_id : *ids) {
+      const SceneImage& image = scene.images[image_id];
+      for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
+        const int point_id = image.point3d_ids[k];
+        if (point_id == kInvalidId || !point_listed(point_id)) continue;
+        const Observation obs{image_id, static_cast<int>(k), point_id};
+        if (SquaredError(scene, obs) < 0) {
+          ++summary->num_skipped_observations;
+          continue;
+        }
+        observations.push_back(obs);
+      }
+    }
+  }
+  // Gauge: which images get a constant pose, and which get one translation coordinate fixed.
+  // Three or more constant points already fix the similarity, as do two constant poses.
+  std::set<int> constant_points_used;
+  for (const auto& obs : observations) {
+    if (config.constant_point_ids.count(obs.point_id)) constant_points_used.insert(obs.point_id);
+  }
+  std::set<int> constant_pose = config.constant_pose_image_ids;
+  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
+  if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1 &&
+      constant_points_used.size() < 3) {
+    auto it = config.variable_image_ids.begin();
+    Eigen::Vector3d anchor;
+    if (constant_pose.empty()) {
+      constant_pose.insert(*it);
+      anchor = scene.images[*it].cam_from_world.Center();
+      ++it;
+    } else {
+      anchor = scene.images[*constant_pose.begin()].cam_from_world.Center();
+    }
+    if (it != config.variable_image_ids.end()) {
+      fixed_translation_coordinate[*it] = ScaleCoordinate(scene.images[*it], anchor);
+    }
+  }
+
+  summary->num_observations = static_cast<int>(observations.size());
+  summary->initial_rms_px = RmsError(scene, observations);
+
+  Adjustment adjustment;
+  adjustment.observations = std::move(observations);
+  adjustment.constant_pose = std::move(constant_pose);
+  adjustment.fixed_translation_coordinate = std::move(fixed_translation_coordinate);
+  for (const auto& obs : adjustment.observations) {
+    const int camera_id = scene.images[obs.image_id].camera_id;
+    adjustment.used_cameras.insert(camera_id);
+    adjustment.used_points.insert(obs.point_id);
+    if (!adjustment.constant_pose.count(obs.image_id)) adjustment.pose_images.insert(obs.image_id);
+  }
+  for (int camera_id : adjustment.used_cameras) {
+    const Camera& camera = scene.cameras[camera_id];
+    std::vector<int> constant;
+    if (config.constant_camera_ids.count(camera_id)) {
+      constant.resize(camera.params.size());
+      std::iota(constant.begin(), constant.end(), 0);
+    } else {
+      if (!options.refine_focal) {
+        for (int i : camera.FocalIndices()) constant.push_back(i);
+      }
+      if (!options.refine_principal_point) {
+        for (int i : camera.PrincipalPointIndices()) constant.push_back(i);
+      }
+      if (!options.refine_extra) {
+        for (int i : camera.ExtraIndices()) constant.push_back(i);
+      }
+    }
+    if (constant.size() < camera.params.size()) adjustment.variable_cameras.insert(camera_id);
+    adjustment.constant_camera_params[camera_id] = std::move(constant);
+  }
+  summary->num_variable_images = static_cast<int>(adjustment.pose_images.size());
+  for (int point_id : adjustment.used_points) {
+    if (config.constant_point_ids.count(point_id)) {
+      adjustment.constant_points.insert(point_id);
+    } else {
+      ++summary->num_variable_points;
+    }
+  }
+
+  return adjustment;
+}
+
+BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& options,
+                                             int num_observations) {
+  using Solver = BundleAdjustmentOptions::Solver;
+  switch (options.solver) {
+    case Solver::kGpu:
+      if (cuda::DeviceAvailable()) return Solver::kGpu;
+      PROJ_LOG(kWarning, "bundle adjustment: no usable CUDA device ("
+                             << cuda::DeviceDescription() << "), falling back to Ceres");
+      return Solver::kCeres;
+    case Solver::kAuto:
+      return num_observations >= options.gpu_min_observations && cuda::DeviceAvailable()
+                 ? Solver::kGpu
+                 : Solver::kCeres;
+    default:
+      return options.solver;
+  }
+}
+
+SolverResult SolveWithCeres(const BundleAdjustmentOptions& options,
+                            const Adjustment& adjustment, int num_variable_points, Scene* scene) {
+  // The loss is shared by all residual blocks and outlives the problem.
+  const std::unique_ptr<ceres::LossFunction> loss = MakeLoss(options);
+  ceres::Problem::Options problem_options;
+  problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
+  ceres::Problem problem(problem_options);
+  for (const auto& obs : adjustment.observations) {
+    SceneImage& image = scene->images[obs.image_id];
+    Camera& camera = scene->cameras[image.camera_id];
+    double* point = scene->points.at(obs.point_id).position.data();
+    const Eigen::Vector2d& observed = image.keypoints[obs.keypoint_index];
+    if (adjustment.constant_pose.count(obs.image_id)) {
+      problem.AddResidualBlock(
+          CreateConstantPoseReprojectionCost(camera.model, image.cam_from_world, observed)
+              .release(),
+          loss.get(), point, camera.params.data());
+    } else {
+      problem.AddResidualBlock(CreateReprojectionCost(camera.model, observed).release(), loss.get(),
+                               image.cam_from_world.rotation.coeffs().data(),
+                               image.cam_from_world.translation.data(), point,
+                               camera.params.data());
+    }
+  }
+  for (int image_id : adjustment.pose_images) {
+    Rigid3d& pose = scene->images[image_id].cam_from_world;
+    pose.rotation.normalize();
+    problem.SetManifold(pose.rotation.coeffs().data(), new ceres::EigenQuaternionManifold);
+    const auto fixed = adjustment.fixed_translation_coordinate.find(image_id);
+    if (fixed != adjustment.fixed_translation_coordinate.end()) {
+      problem.SetManifold(pose.translation.data(),
+                          new ceres::SubsetManifold(3, std::vector<int>{fixed->second}));
+    }
+  }
+  for (int camera_id : adjustment.used_cameras) {
+    Camera& camera = scene->cameras[camera_id];
+    const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);
+    if (!adjustment.variable_cameras.count(camera_id)) {
+      problem.SetParameterBlockConstant(camera.params.data());
+    } else if (!constant.empty()) {
+      problem.SetManifold(camera.params.data(),
+                          new ceres::SubsetManifold(static_cast<int>(camera.params.size()), constant));
+    }
+  }
+  for (int point_id : adjustment.used_points) {
+    if (!adjustment.constant_points.count(point_id)) continue;
+    problem.SetParameterBlockConstant(scene->points.at(point_id).position.data());
+  }
+
+  ceres::Solver::Options solver_options =
+      MakeSolverOptions(options, static_cast<int>(adjustment.pose_images.size()));
+  if (num_variable_points > 0) {
+    // Eliminate points first in the Schur complement (constant ones are dropped by Ceres).
+    auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
+    for (int point_id : adjustment.used_points) {
+      ordering->AddElementToGroup(scene->points.at(point_id).position.data(), 0);
+    }
+    for (int image_id : adjustment.pose_images) {
+      Rigid3d& pose = scene->images[image_id].cam_from_world;
+      ordering->AddElementToGroup(pose.rotation.coeffs().data(), 1);
+      ordering->AddElementToGroup(pose.translation.data(), 1);
+    }
+    for (int camera_id : adjustment.used_cameras) {
+      ordering->AddElementToGroup(scene->cameras[camera_id].params.data(), 1);
+    }
+    solver_options.linear_solver_ordering = ordering;
+  }
+
+  LogProgress log_progress;
+  if (options.verbose) solver_options.callbacks.push_back(&log_progress);
+  ceres::Solver::Summary ceres_summary;
+  ceres::Solve(solver_options, &problem, &ceres_summary);
+  if (options.verbose) {
+    PROJ_LOG(kInfo, ceres_summary.FullReport());
+  } else {
+    PROJ_LOG(kDebug, ceres_summary.BriefReport());
+  }
+  for (int image_id : adjustment.pose_images) {
+    scene->images[image_id].cam_from_world.rotation.normalize();
+  }
+  SolverResult result;
+  result.success = ceres_summary.IsSolutionUsable();
+  result.num_iterations = static_cast<int>(ceres_summary.iterations.size()) - 1;
+  result.initial_cost = ceres_summary.initial_cost;
+  result.final_cost = ceres_summary.final_cost;
+  result.message = ceres_summary.message;
+  result.solver = "ceres";
+  return result;
+}
+
+// Where the scene's cameras, images and points sit in a cuda::BaProblem.
+struct ProblemIndex {
+  std::map<int, int> camera, image, point;
+};
+
+cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
+                            ProblemIndex* index) {
+  cuda::BaProblem problem;
+  for (int camera_id : adjustment.used_cameras) {
+    const Camera& camera = scene.cameras[camera_id];
+    index->camera[camera_id] = problem.num_cameras();
+    problem.camera_models.push_back(static_cast<int>(camera.model));
+    uint8_t mask = 0;
+    for (int k : adjustment.constant_camera_params.at(camera_id)) mask |= 1 << k;
+    problem.camera_constant_mask.push_back(mask);
+    for (int k = 0; k < cuda::kBaMaxCameraParams; ++k) {
+      problem.camera_params.push_back(k < static_cast<int>(camera.params.size()) ? camera.params[k]
+                                                                                 : 0.0);
+    }
+  }
+  for (const auto& obs : adjustment.observations) {
+    if (index->image.emplace(obs.image_id, problem.num_images()).second) {
+      const SceneImage& image = scene.images[obs.image_id];
+      problem.image_cameras.push_back(index->camera.at(image.camera_id));
+      const Eigen::Quaterniond q = image.cam_from_world.rotation.normalized();
+      for (double v : {q.x(), q.y(), q.z(), q.w()}) problem.poses.push_back(v);
+      for (int k = 0; k < 3; ++k) problem.poses.push_back(image.cam_from_world.translation[k]);
+      uint8_t mask = adjustment.constant_pose.count(obs.image_id) ? cuda::kBaConstantPose : 0;
+      const auto fixed = adjustment.fixed_translation_coordinate.find(obs.image_id);
+      if (fixed != adjustment.fixed_translation_coordinate.end()) mask |= 1 << (3 + fixed->second);
+      problem.pose_constant_mask.push_back(mask);
+    }
+    if (index->point.emplace(obs.point_id, problem.num_points()).second) {
+      const Eigen::Vector3d& position = scene.points.at(obs.point_id).position;
+      for (int k = 0; k < 3; ++k) problem.points.push_back(position[k]);
+      problem.point_constant.push_back(adjustment.constant_points.count(obs.point_id) ? 1 : 0);
+    }
+    problem.observation_images.push_back(index->image.at(obs.image_id));
+    problem.observation_points.push_back(index->point.at(obs.point_id));
+    const Eigen::Vector2d& observed = scene.images[obs.image_id].keypoints[obs.keypoint_index];
+    problem.observations_px.push_back(observed.x());
+    problem.observations_px.push_back(observed.y());
+  }
+  return problem;
+}
+
+// Our solver's options for the adjuster's options.
+cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options) {
+  cuda::BaSolverOptions solver_options;
+  solver_options.loss = static_cast<cuda::BaLoss>(static_cast<int>(options.loss));
+  solver_options.loss_scale_px = options.loss_scale_px;
+  solver_options.max_iterations = options.max_iterations;
+  solver_options.function_tolerance = options.function_tolerance;
+  solver_options.gradient_tolerance = options.gradient_tolerance;
+  solver_options.parameter_tolerance = options.parameter_tolerance;
+  solver_options.max_pcg_iterations = options.max_pcg_iterations;
+  solver_options.pcg_relative_tolerance = options.pcg_relative_tolerance;
+  solver_options.pcg_eta = options.pcg_eta;
+  solver_options.num_threads = options.num_threads;
+  solver_options.verbose = options.verbose;
+  return solver_options;
+}
+
+// Our LM + Schur + PCG solver on the plain-array problem built from the scene.
+SolverResult SolveWithLmPcg(const BundleAdjustmentOptions& options, const Adjustment& adjustment,
+                            bool use_gpu, Scene* scene) {
+  ProblemIndex index;
+  cuda::BaProblem problem = ToBaProblem(adjustment, *scene, &index);
+  const cuda::BaSolverOptions solver_options = MakeBaSolverOptions(options);
+  const cuda::BaSolverSummary solved = use_gpu ? cuda::SolveBaProblemGpu(solver_options, &problem)
+                                               : SolveBaProblemCpu(solver_options, &problem);
+
+  for (const auto& [camera_id, i] : index.camera) {
+    std::vector<double>& params = scene->cameras[camera_id].params;
+    for (size_t k = 0; k < params.size(); ++k) {
+      params[k] = problem.camera_params[i * cuda::kBaMaxCameraParams + k];
+    }
+  }
+  for (const auto& [image_id, i] : index.image) {
+    if (adjustment.constant_pose.count(image_id)) continue;
+    const double* pose = &problem.poses[i * cuda::kBaPoseStride];
+    Rigid3d& cam_from_world = scene->images[image_id].cam_from_world;
+    cam_from_world.rotation = Eigen::Quaterniond(pose[3], pose[0], pose[1], pose[2]).normalized();
+    cam_from_world.translation = Eigen::Vector3d(pose[4], pose[5], pose[6]);
+  }
+  for (const auto& [point_id, i] : index.point) {
+    if (adjustment.constant_points.count(point_id)) continue;
+    scene->points.at(point_id).position =
+        Eigen::Vector3d(problem.points[3 * i], problem.points[3 * i + 1], problem.points[3 * i + 2]);
+  }
+  SolverResult result;
+  result.success = solved.success;
+  result.num_iterations = solved.num_iterations;
+  result.initial_cost = solved.initial_cost;
+  result.final_cost = solved.final_cost;
+  result.message = solved.message;
+  result.solver = use_gpu ? "lm-pcg-gpu" : "lm-pcg-cpu";
+  return result;
+}
+
 }  // namespace
 
 void BundleAdjustmentOptions::Check() const {
@@ -165,6 +489,12 @@ void BundleAdjustmentOptions::Check() const {
                "BundleAdjustmentOptions.num_threads must be >= 0, got " << num_threads);
   PROJ_REQUIRE(dense_schur_max_images >= 0,
                "BundleAdjustmentOptions.dense_schur_max_images must be >= 0");
+  PROJ_REQUIRE(gpu_min_observations >= 0,
+               "BundleAdjustmentOptions.gpu_min_observations must be >= 0");
+  PROJ_REQUIRE(max_pcg_iterations >= 1, "BundleAdjustmentOptions.max_pcg_iterations must be >= 1");
+  PROJ_REQUIRE(pcg_relative_tolerance > 0 && pcg_relative_tolerance < 1,
+               "BundleAdjustmentOptions.pcg_relative_tolerance must be in (0, 1)");
+  PROJ_REQUIRE(pcg_eta >= 0 && pcg_eta < 1, "BundleAdjustmentOptions.pcg_eta must be in [0, 1)");
 }
 
 double PointMeanReprojectionError(const Scene& scene, int point_id) {
@@ -192,179 +522,42 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   const Timer timer;
   BundleAdjustmentSummary summary;
 
-  // Observations to adjust.
-  std::vector<Observation> observations;
-  auto point_listed = [&](int point_id) {
-    return config.variable_point_ids.count(point_id) || config.constant_point_ids.count(point_id);
-  };
-  for (const std::set<int>* ids : {&config.variable_image_ids, &config.constant_pose_image_ids}) {
-    for (int image_id : *ids) {
-      const SceneImage& image = scene->images[image_id];
-      for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
-        const int point_id = image.point3d_ids[k];
-        if (point_id == kInvalidId || !point_listed(point_id)) continue;
-        const Observation obs{image_id, static_cast<int>(k), point_id};
-        if (SquaredError(*scene, obs) < 0) {
-          ++summary.num_skipped_observations;
-          continue;
-        }
-        observations.push_back(obs);
-      }
-    }
-  }
-  // Gauge: which images get a constant pose, and which get one translation coordinate fixed.
-  // Three or more constant points already fix the similarity, as do two constant poses.
-  std::set<int> constant_points_used;
-  for (const auto& obs : observations) {
-    if (config.constant_point_ids.count(obs.point_id)) constant_points_used.insert(obs.point_id);
-  }
-  std::set<int> constant_pose = config.constant_pose_image_ids;
-  std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
-  if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1 &&
-      constant_points_used.size() < 3) {
-    auto it = config.variable_image_ids.begin();
-    Eigen::Vector3d anchor;
-    if (constant_pose.empty()) {
-      constant_pose.insert(*it);
-      anchor = scene->images[*it].cam_from_world.Center();
-      ++it;
-    } else {
-      anchor = scene->images[*constant_pose.begin()].cam_from_world.Center();
-    }
-    if (it != config.variable_image_ids.end()) {
-      fixed_translation_coordinate[*it] = ScaleCoordinate(scene->images[*it], anchor);
-    }
-  }
-
-  summary.num_observations = static_cast<int>(observations.size());
-  summary.initial_rms_px = RmsError(*scene, observations);
-
-  // The loss is shared by all residual blocks and outlives the problem.
-  const std::unique_ptr<ceres::LossFunction> loss = MakeLoss(options);
-  ceres::Problem::Options problem_options;
-  problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
-  ceres::Problem problem(problem_options);
-  std::set<int> used_cameras, used_points, pose_images;
-  for (const auto& obs : observations) {
-    SceneImage& image = scene->images[obs.image_id];
-    Camera& camera = scene->cameras[image.camera_id];
-    double* point = scene->points.at(obs.point_id).position.data();
-    const Eigen::Vector2d& observed = image.keypoints[obs.keypoint_index];
-    if (constant_pose.count(obs.image_id)) {
-      problem.AddResidualBlock(
-          CreateConstantPoseReprojectionCost(camera.model, image.cam_from_world, observed)
-              .release(),
-          loss.get(), point, camera.params.data());
-    } else {
-      problem.AddResidualBlock(CreateReprojectionCost(camera.model, observed).release(), loss.get(),
-                               image.cam_from_world.rotation.coeffs().data(),
-                               image.cam_from_world.translation.data(), point,
-                               camera.params.data());
-      pose_images.insert(obs.image_id);
-    }
-    used_cameras.insert(image.camera_id);
-    used_points.insert(obs.point_id);
-  }
-
-  for (int image_id : pose_images) {
-    Rigid3d& pose = scene->images[image_id].cam_from_world;
-    pose.rotation.normalize();
-    problem.SetManifold(pose.rotation.coeffs().data(), new ceres::EigenQuaternionManifold);
-    const auto fixed = fixed_translation_coordinate.find(image_id);
-    if (fixed != fixed_translation_coordinate.end()) {
-      problem.SetManifold(pose.translation.data(),
-                          new ceres::SubsetManifold(3, std::vector<int>{fixed->second}));
-    }
-  }
-  summary.num_variable_images = static_cast<int>(pose_images.size());
-
-  std::set<int> variable_cameras;
-  for (int camera_id : used_cameras) {
-    Camera& camera = scene->cameras[camera_id];
-    std::vector<int> constant;
-    if (!config.constant_camera_ids.count(camera_id)) {
-      if (!options.refine_focal) {
-        for (int i : camera.FocalIndices()) constant.push_back(i);
-      }
-      if (!options.refine_principal_point) {
-        for (int i : camera.PrincipalPointIndices()) constant.push_back(i);
-      }
-      if (!options.refine_extra) {
-        for (int i : camera.ExtraIndices()) constant.push_back(i);
-      }
-    }
-    const int num_params = static_cast<int>(camera.params.size());
-    if (config.constant_camera_ids.count(camera_id) ||
-        static_cast<int>(constant.size()) == num_params) {
-      problem.SetParameterBlockConstant(camera.params.data());
-    } else {
-      variable_cameras.insert(camera_id);
-      if (!constant.empty()) {
-        problem.SetManifold(camera.params.data(), new ceres::SubsetManifold(num_params, constant));
-      }
-    }
-  }
-
-  for (int point_id : used_points) {
-    if (config.constant_point_ids.count(point_id)) {
-      problem.SetParameterBlockConstant(scene->points.at(point_id).position.data());
-    } else {
-      ++summary.num_variable_points;
-    }
-  }
-
-  if (observations.empty()) {
+  Adjustment adjustment = PrepareAdjustment(options, config, *scene, &summary);
+  if (adjustment.observations.empty()) {
     summary.success = true;
     summary.message = "no observations to adjust";
     summary.time_s = timer.ElapsedSeconds();
     return summary;
   }
 
-  ceres::Solver::Options solver_options = MakeSolverOptions(options, summary.num_variable_images);
-  if (summary.num_variable_points > 0) {
-    // Eliminate points first in the Schur complement (constant ones are dropped by Ceres).
-    auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
-    for (int point_id : used_points) {
-      ordering->AddElementToGroup(scene->points.at(point_id).position.data(), 0);
-    }
-    for (int image_id : pose_images) {
-      Rigid3d& pose = scene->images[image_id].cam_from_world;
-      ordering->AddElementToGroup(pose.rotation.coeffs().data(), 1);
-      ordering->AddElementToGroup(pose.translation.data(), 1);
-    }
-    for (int camera_id : used_cameras) {
-      ordering->AddElementToGroup(scene->cameras[camera_id].params.data(), 1);
-    }
-    solver_options.linear_solver_ordering = ordering;
+  SolverResult result;
+  switch (ChooseSolver(options, summary.num_observations)) {
+    case BundleAdjustmentOptions::Solver::kCpu:
+      result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
+      break;
+    case BundleAdjustmentOptions::Solver::kGpu:
+      result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/true, scene);
+      break;
+    default:
+      result = SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
+      break;
   }
-
-  LogProgress log_progress;
-  if (options.verbose) solver_options.callbacks.push_back(&log_progress);
-  ceres::Solver::Summary ceres_summary;
-  ceres::Solve(solver_options, &problem, &ceres_summary);
-  if (options.verbose) {
-    PROJ_LOG(kInfo, ceres_summary.FullReport());
-  } else {
-    PROJ_LOG(kDebug, ceres_summary.BriefReport());
-  }
-
-  for (int image_id : pose_images) scene->images[image_id].cam_from_world.rotation.normalize();
-
-  summary.success = ceres_summary.IsSolutionUsable();
-  summary.num_iterations = static_cast<int>(ceres_summary.iterations.size()) - 1;
-  summary.initial_cost = ceres_summary.initial_cost;
-  summary.final_cost = ceres_summary.final_cost;
-  summary.final_rms_px = RmsError(*scene, observations);
-  summary.message = ceres_summary.message;
+  summary.success = result.success;
+  summary.num_iterations = result.num_iterations;
+  summary.initial_cost = result.initial_cost;
+  summary.final_cost = result.final_cost;
+  summary.message = result.message;
+  summary.solver = result.solver;
+  summary.final_rms_px = RmsError(*scene, adjustment.observations);
 
   // Points whose error may have changed: those adjusted, and those seen through a refined
   // pose or camera.
-  std::set<int> affected_points = used_points;
+  std::set<int> affected_points = adjustment.used_points;
   for (size_t image_id = 0; image_id < scene->images.size(); ++image_id) {
     const SceneImage& image = scene->images[image_id];
     if (!image.registered) continue;
-    if (!pose_images.count(static_cast<int>(image_id)) &&
-        !variable_cameras.count(image.camera_id)) {
+    if (!adjustment.pose_images.count(static_cast<int>(image_id)) &&
+        !adjustment.variable_cameras.count(image.camera_id)) {
       continue;
     }
     for (int point_id : image.point3d_ids) {
@@ -376,6 +569,18 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
   summary.time_s = timer.ElapsedSeconds();
   return summary;
+}
+
+cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
+                              const BundleAdjustmentConfig& config, const Scene& scene,
+                              cuda::BaSolverOptions* solver_options) {
+  options.Check();
+  ValidateConfig(config, scene);
+  BundleAdjustmentSummary counts;
+  const Adjustment adjustment = PrepareAdjustment(options, config, scene, &counts);
+  ProblemIndex index;
+  if (solver_options != nullptr) *solver_options = MakeBaSolverOptions(options);
+  return ToBaProblem(adjustment, scene, &index);
 }
 
 BundleAdjustmentConfig ConfigForGlobal(const Scene& scene) {

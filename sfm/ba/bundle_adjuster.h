@@ -1,7 +1,8 @@
 // Bundle adjustment: joint non-linear least-squares refinement of camera poses, 3D points and
 // intrinsics by minimising robustified reprojection errors (Triggs et al., "Bundle Adjustment
 // - A Modern Synthesis", 1999), solved with Ceres' Levenberg-Marquardt and a Schur-complement
-// linear solver. Ceres is a private dependency: nothing of it appears here.
+// linear solver, or with our own LM + Schur + PCG solver on the CPU or GPU (options.solver).
+// Ceres is a private dependency: nothing of it appears here.
 //
 // Which parameters move is stated explicitly by a BundleAdjustmentConfig; ConfigForGlobal and
 // ConfigForLocal build the two usual ones.
@@ -10,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "cuda/ba/ba_problem.h"
 #include "sfm/scene.h"
 
 namespace proj {
@@ -36,6 +38,20 @@ struct BundleAdjustmentOptions {
   int dense_schur_max_images = 200;
   bool verbose = false;  // per-iteration progress and Ceres' full report to the log (kInfo)
 
+  // Which solver runs. kCeres: Ceres' LM (the reference). kCpu / kGpu: our LM with Schur
+  // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, cuda/ba/bundle_adjuster_gpu.h);
+  // kGpu falls back to Ceres when no CUDA device is usable. kAuto: kGpu when a device is usable
+  // and the problem has at least gpu_min_observations observations, else kCeres.
+  enum class Solver { kCeres, kCpu, kGpu, kAuto };
+  Solver solver = Solver::kCeres;
+  int gpu_min_observations = 30000;  // kAuto's crossover (bench/RESULTS-ba.md); >= 0
+  // Our solver's conjugate gradients per LM step (ignored by Ceres): at most this many
+  // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side| or when
+  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions).
+  int max_pcg_iterations = 100;          // >= 1
+  double pcg_relative_tolerance = 1e-6;  // in (0, 1)
+  double pcg_eta = 0.1;                  // in [0, 1)
+
   void Check() const;  // throws InputError naming the offending field
 };
 
@@ -60,27 +76,35 @@ struct BundleAdjustmentConfig {
 };
 
 struct BundleAdjustmentSummary {
-  bool success = false;  // Ceres produced a usable solution (converged or hit max_iterations)
+  bool success = false;  // a usable solution (converged or hit max_iterations)
   int num_iterations = 0;
   int num_observations = 0;  // residual blocks (2 residuals each)
   int num_variable_images = 0;
   int num_variable_points = 0;
   int num_skipped_observations = 0;  // points behind the camera at the start: not added
-  double initial_cost = 0;           // Ceres cost, 0.5 * sum of robustified squared errors
+  double initial_cost = 0;           // 0.5 * sum of robustified squared errors (Ceres' cost)
   double final_cost = 0;
   double initial_rms_px = 0;  // RMS (non-robust) reprojection error over the residuals
   double final_rms_px = 0;
   double time_s = 0;
-  std::string message;  // Ceres' termination message
+  std::string message;  // the solver's termination message
+  std::string solver;   // which solver ran: "ceres", "lm-pcg-cpu" or "lm-pcg-gpu"
 };
 
 // Refines `scene` in place as `config` says. Throws InputError for invalid options or a config
 // naming unregistered images or missing points. Afterwards Point3D::mean_error_px is
 // recomputed for every point whose position, observing pose or camera may have changed. A
 // config with no observation returns success with zero iterations. Not thread-safe for a
-// shared scene; Ceres itself uses options.num_threads threads.
+// shared scene; Ceres and our CPU solver use options.num_threads threads.
 BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& options,
                                             const BundleAdjustmentConfig& config, Scene* scene);
+
+// The plain-array problem (and solver options) that solver kCpu or kGpu would solve for this
+// scene and config, with the same observations, gauge and constant parameters: for benchmarks
+// and tests that call the solvers directly. Throws as RunBundleAdjustment.
+cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
+                              const BundleAdjustmentConfig& config, const Scene& scene,
+                              cuda::BaSolverOptions* solver_options);
 
 // All registered images variable; all points with at least two observations in registered
 // images variable; fix_gauge on.

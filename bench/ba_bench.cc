@@ -1,0 +1,187 @@
+// Bundle adjustment benchmark: for each problem, Ceres (RunBundleAdjustment, all threads), our
+// LM + Schur + PCG solver on the CPU (all threads) and on the GPU, on the same problem
+// (observations, gauge and constants from MakeBaProblem), with the same options. Prints the
+// time and the final cost of each, and the cost's relative difference to Ceres.
+// GPU: one warm-up solve, then the median over --repeats of the device time from the first
+// upload to the last download (CUDA events); CPU solvers: median wall time over
+// --cpu-repeats and --ceres-repeats.
+//
+//   ba_bench [--bal FILE] [--aerial IMAGESxPOINTS]... [--repeats N] [--cpu-repeats N] [--ceres-repeats N]
+//            [--threads N] [--no-ceres-above OBSERVATIONS] [--pcg-tolerance T] [--pcg-eta E]
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/parallel_for.h"
+#include "cuda/ba/bundle_adjuster_gpu.h"
+#include "cuda/device.h"
+#include "sfm/ba/bundle_adjuster.h"
+#include "sfm/ba/schur_pcg_cpu.h"
+#include "tests/sfm/ba/ba_test_scenes.h"
+#include "tests/sfm/ba/bal_problem.h"
+
+namespace proj {
+namespace {
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double NowS() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Row {
+  std::string problem, solver;
+  int images = 0, points = 0, observations = 0;
+  double time_s = 0, final_cost = 0, initial_cost = 0;
+  int iterations = 0, pcg_iterations = 0;
+  std::string message;
+};
+
+void Print(const Row& row, double ceres_cost) {
+  std::printf("%-22s %-12s %6d %8d %9d %10.3f %16.8e %16.8e %+10.2e %5d %7d  %s\n",
+              row.problem.c_str(), row.solver.c_str(), row.images, row.points, row.observations,
+              row.time_s, row.initial_cost, row.final_cost,
+              ceres_cost > 0 ? (row.final_cost - ceres_cost) / ceres_cost : 0.0, row.iterations,
+              row.pcg_iterations, row.message.c_str());
+  std::fflush(stdout);
+}
+
+struct Settings {
+  int repeats = 3;
+  int cpu_repeats = 1;
+  int ceres_repeats = 1;
+  int threads = 0;
+  long no_ceres_above = 5000000;
+  double pcg_tolerance = 1e-6;
+  double pcg_eta = 0.1;
+};
+
+void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions options,
+           const Settings& settings) {
+  options.num_threads = settings.threads;
+  options.pcg_relative_tolerance = settings.pcg_tolerance;
+  options.pcg_eta = settings.pcg_eta;
+  const BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  cuda::BaSolverOptions solver_options;
+  const cuda::BaProblem problem = MakeBaProblem(options, config, scene, &solver_options);
+  Row base;
+  base.problem = name;
+  base.images = problem.num_images();
+  base.points = problem.num_points();
+  base.observations = problem.num_observations();
+
+  double ceres_cost = 0;
+  if (base.observations <= settings.no_ceres_above) {
+    Row row = base;
+    row.solver = "ceres";
+    std::vector<double> times;
+    for (int r = 0; r < settings.ceres_repeats; ++r) {
+      Scene copy = scene;
+      options.solver = BundleAdjustmentOptions::Solver::kCeres;
+      const BundleAdjustmentSummary summary = RunBundleAdjustment(options, config, &copy);
+      times.push_back(summary.time_s);
+      row.initial_cost = summary.initial_cost;
+      row.final_cost = summary.final_cost;
+      row.iterations = summary.num_iterations;
+      row.message = summary.message;
+    }
+    row.time_s = Median(times);
+    ceres_cost = row.final_cost;
+    Print(row, ceres_cost);
+  }
+  {
+    Row row = base;
+    row.solver = "lm-pcg-cpu";
+    std::vector<double> times;
+    for (int r = 0; r < settings.cpu_repeats; ++r) {
+      cuda::BaProblem copy = problem;
+      const double start = NowS();
+      const cuda::BaSolverSummary summary = SolveBaProblemCpu(solver_options, &copy);
+      times.push_back(NowS() - start);
+      row.initial_cost = summary.initial_cost;
+      row.final_cost = summary.final_cost;
+      row.iterations = summary.num_iterations;
+      row.pcg_iterations = summary.num_pcg_iterations;
+      row.message = summary.message;
+    }
+    row.time_s = Median(times);
+    Print(row, ceres_cost);
+  }
+  if (cuda::DeviceAvailable()) {
+    Row row = base;
+    row.solver = "lm-pcg-gpu";
+    cuda::BundleAdjusterGpu gpu;
+    std::vector<double> device_ms, wall_s;
+    for (int r = 0; r < settings.repeats + 1; ++r) {
+      cuda::BaProblem copy = problem;
+      const cuda::BaSolverSummary summary = gpu.Solve(solver_options, &copy);
+      if (r == 0) continue;  // warm-up: module load, allocations
+      device_ms.push_back(gpu.last_solve_ms());
+      wall_s.push_back(summary.time_s);
+      row.initial_cost = summary.initial_cost;
+      row.final_cost = summary.final_cost;
+      row.iterations = summary.num_iterations;
+      row.pcg_iterations = summary.num_pcg_iterations;
+      row.message = summary.message;
+    }
+    row.time_s = Median(device_ms) / 1000;
+    row.message += " (wall " + std::to_string(Median(wall_s)) + " s)";
+    Print(row, ceres_cost);
+  }
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"Bundle adjustment benchmark: Ceres vs LM-PCG on CPU and GPU"};
+  std::string bal;
+  std::vector<std::string> rings;
+  Settings settings;
+  app.add_option("--bal", bal, "BAL problem file");
+  app.add_option("--aerial", rings, "generated aerial grid scene IMAGESxPOINTS (repeatable)");
+  app.add_option("--repeats", settings.repeats, "repeats of the GPU solver (median)");
+  app.add_option("--cpu-repeats", settings.cpu_repeats, "repeats of our CPU solver (median)");
+  app.add_option("--ceres-repeats", settings.ceres_repeats, "repeats of Ceres (median)");
+  app.add_option("--threads", settings.threads, "CPU threads (0: all)");
+  app.add_option("--no-ceres-above", settings.no_ceres_above,
+                 "skip Ceres for problems with more observations");
+  app.add_option("--pcg-tolerance", settings.pcg_tolerance, "PCG relative tolerance");
+  app.add_option("--pcg-eta", settings.pcg_eta, "PCG truncated-Newton eta (0: off)");
+  CLI11_PARSE(app, argc, argv);
+
+  std::printf("device: %s; CPU threads: %d\n", cuda::DeviceDescription().c_str(),
+              ResolveNumThreads(settings.threads));
+  std::printf("%-22s %-12s %6s %8s %9s %10s %16s %16s %10s %5s %7s  %s\n", "problem", "solver",
+              "images", "points", "obs", "time_s", "initial_cost", "final_cost", "vs_ceres",
+              "iters", "pcg", "message");
+  if (!bal.empty()) {
+    BundleAdjustmentOptions options;
+    options.loss = BundleAdjustmentOptions::LossType::kHuber;
+    options.loss_scale_px = 2.0;
+    const std::string name = bal.substr(bal.find_last_of('/') + 1);
+    Bench(name, testing::LoadBalProblem(bal), options, settings);
+  }
+  for (const std::string& ring : rings) {
+    const size_t x = ring.find('x');
+    if (x == std::string::npos) {
+      std::fprintf(stderr, "bad --aerial '%s' (want IMAGESxPOINTS)\n", ring.c_str());
+      return 2;
+    }
+    const int images = std::stoi(ring.substr(0, x)), points = std::stoi(ring.substr(x + 1));
+    BundleAdjustmentOptions options;
+    options.loss = BundleAdjustmentOptions::LossType::kCauchy;
+    options.loss_scale_px = 1.0;
+    Bench("aerial-" + ring, testing::MakeAerialGridScene(images, points, 0.5, 1), options, settings);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace proj
+
+int main(int argc, char** argv) { return proj::Main(argc, argv); }

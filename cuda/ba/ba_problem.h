@@ -1,0 +1,109 @@
+// A bundle adjustment problem in plain arrays, and the options and summary of our own
+// Levenberg-Marquardt solver, shared by its CPU (sfm/ba/schur_pcg_cpu.h) and GPU
+// (cuda/ba/bundle_adjuster_gpu.h) implementations. Host-only header.
+//
+// Residual of observation o (image i, point p, camera c of image i), in pixels:
+//   ProjectPoint<Model_c>(camera_params_c, R_i * X_p + t_i) - observed_o
+// with (R_i, t_i) = cam_from_world of image i and the camera models of
+// geometry/camera/camera_models.h. Cost: 0.5 * sum_o rho(|residual_o|^2), rho as Ceres' loss of
+// the same name and scale (see BaLoss), so costs compare one to one with the Ceres path.
+//
+// Local parametrisation (the tangent space the solver steps in):
+//  - pose: 6 values (w, dt): R <- exp([w]x) R (left-multiplied rotation vector, radians),
+//    t <- t + dt. The update of a point in the camera frame is then w x (R X) + dt, a clean
+//    Jacobian -[R X]x | I.
+//  - camera: kBaMaxCameraParams values, added to the parameters (unused tail stays 0).
+//  - point: 3 values, added.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace proj::cuda {
+
+constexpr int kBaMaxCameraParams = 5;  // stride of camera parameters (RADIAL has 5)
+constexpr int kBaPoseStride = 7;       // qx, qy, qz, qw (Eigen storage order), tx, ty, tz
+constexpr int kBaPoseDof = 6;          // tangent: rotation vector, translation
+constexpr uint8_t kBaConstantPose = 0x3f;
+
+// Robust loss rho(s) of the squared residual norm s, with b = scale^2 (Ceres' definitions):
+// trivial s; Huber s if s <= b else 2 sqrt(b s) - b; Cauchy b log(1 + s / b).
+enum class BaLoss { kTrivial = 0, kHuber = 1, kCauchy = 2 };
+
+struct BaProblem {
+  // Cameras (intrinsics). camera_models[c] is a CameraModelId as int; camera_params holds
+  // kBaMaxCameraParams doubles per camera (model layout, unused tail 0). Bit k of
+  // camera_constant_mask[c] holds parameter k constant (bits of unused parameters are ignored).
+  std::vector<int> camera_models;
+  std::vector<double> camera_params;
+  std::vector<uint8_t> camera_constant_mask;
+  // Images. image_cameras[i] indexes the cameras; poses holds kBaPoseStride doubles per image
+  // (cam_from_world, unit quaternion); bit k of pose_constant_mask[i] holds tangent coordinate k
+  // constant (0-2 rotation, 3-5 translation; kBaConstantPose: the whole pose).
+  std::vector<int> image_cameras;
+  std::vector<double> poses;
+  std::vector<uint8_t> pose_constant_mask;
+  // Points in the world frame, 3 doubles each; point_constant[p] != 0 holds point p constant.
+  std::vector<double> points;
+  std::vector<uint8_t> point_constant;
+  // Observations: image and point index, observed pixel (x, y).
+  std::vector<int> observation_images;
+  std::vector<int> observation_points;
+  std::vector<double> observations_px;
+
+  int num_cameras() const { return static_cast<int>(camera_models.size()); }
+  int num_images() const { return static_cast<int>(image_cameras.size()); }
+  int num_points() const { return static_cast<int>(point_constant.size()); }
+  int num_observations() const { return static_cast<int>(observation_images.size()); }
+  // Throws InputError for inconsistent sizes, out-of-range indices or unknown camera models.
+  void Check() const;
+};
+
+struct BaSolverOptions {
+  BaLoss loss = BaLoss::kTrivial;
+  double loss_scale_px = 1.0;        // > 0
+  int max_iterations = 100;          // LM iterations (accepted and rejected steps); >= 1
+  double function_tolerance = 1e-6;  // stop when |cost change| <= this * cost; >= 0
+  double gradient_tolerance = 1e-10; // stop when max |gradient| <= this; >= 0
+  double parameter_tolerance = 1e-8; // stop when |step| <= this * (|x| + this); >= 0
+  double initial_trust_region_radius = 1e4;  // Ceres' default; > 0
+  // Preconditioned conjugate gradients on the reduced camera system: at most this many
+  // iterations, stopping once |residual| <= pcg_relative_tolerance * |right-hand side| or
+  // once the quadratic model stalls, i (Q_i - Q_i-1) / Q_i < pcg_eta (truncated Newton, Nash
+  // and Sofer 1990; Ceres' ITERATIVE_SCHUR uses eta = 0.1).
+  int max_pcg_iterations = 100;         // >= 1
+  double pcg_relative_tolerance = 1e-6; // in (0, 1)
+  double pcg_eta = 0.1;                 // in [0, 1); 0: residual test only
+  int num_threads = 0;  // CPU solver only; 0: all hardware threads
+  bool verbose = false; // per-iteration progress to the log (kInfo)
+
+  void Check() const;  // throws InputError naming the field
+};
+
+struct BaSolverSummary {
+  bool success = false;  // a usable solution (converged or hit max_iterations)
+  int num_iterations = 0;
+  int num_successful_steps = 0;
+  int num_pcg_iterations = 0;  // over all steps
+  double initial_cost = 0;     // 0.5 * sum of robustified squared errors
+  double final_cost = 0;
+  double time_s = 0;  // wall time of the solve (GPU: includes uploads and downloads)
+  std::string message;
+};
+
+// The problem's observations regrouped for the solvers: observations in image order (stable)
+// and, for each point, the positions in that order of its observations (CSR).
+struct BaLayout {
+  std::vector<int> order;              // observation index, sorted by image
+  std::vector<int> point_offsets;      // num_points + 1
+  std::vector<int> point_positions;    // positions in `order`, grouped by point
+  std::vector<int> image_offsets;      // num_images + 1 (positions in `order`)
+};
+BaLayout MakeBaLayout(const BaProblem& problem);
+
+// Cost of the problem at its current parameters with the options' loss; false (cost untouched)
+// when a point is not in front of an observing camera. Host code, for tests and summaries.
+bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px, double* cost);
+
+}  // namespace proj::cuda

@@ -1,0 +1,281 @@
+#include "sfm/ba/schur_pcg_cpu.h"
+
+#include <ceres/cost_function.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "cuda/ba/ba_residual.h"
+#include "geometry/camera/camera.h"
+#include "sfm/ba/bundle_adjuster.h"
+#include "sfm/ba/reprojection_cost.h"
+#include "tests/sfm/ba/ba_test_scenes.h"
+#include "tests/sfm/ba/bal_problem.h"
+#include "tests/support/test_data.h"
+
+namespace proj {
+namespace {
+
+using cuda::BaLoss;
+using cuda::BaObservationLinearization;
+using cuda::kBaMaxCameraParams;
+
+struct ObservationFixture {
+  int model = 0;
+  double params[kBaMaxCameraParams] = {};
+  double pose[7] = {};
+  double point[3] = {};
+  double observed[2] = {};
+};
+
+ObservationFixture MakeFixture(CameraModelId model) {
+  ObservationFixture f;
+  f.model = static_cast<int>(model);
+  Camera camera = Camera::FromFocal(model, 1000, 800, 900);
+  const auto extra = camera.ExtraIndices();
+  if (!extra.empty()) camera.params[extra[0]] = -0.08;
+  if (extra.size() > 1) camera.params[extra[1]] = 0.02;
+  for (size_t k = 0; k < camera.params.size(); ++k) f.params[k] = camera.params[k];
+  const Eigen::Quaterniond q(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, -1).normalized()));
+  const double pose[7] = {q.x(), q.y(), q.z(), q.w(), 0.2, -0.1, 4};
+  std::copy(pose, pose + 7, f.pose);
+  f.point[0] = 0.5;
+  f.point[1] = -0.3;
+  f.point[2] = 1.0;
+  f.observed[0] = 520;
+  f.observed[1] = 380;
+  return f;
+}
+
+// Residual scaled by sqrt(rho') at the linearisation point (fixed weight), for differences.
+void WeightedResidual(const ObservationFixture& f, double weight, double* r) {
+  double uv[2];
+  ASSERT_TRUE(cuda::ProjectWorldPoint(f.model, f.params, f.pose, f.point, uv));
+  r[0] = weight * (uv[0] - f.observed[0]);
+  r[1] = weight * (uv[1] - f.observed[1]);
+}
+
+class LinearizationTest : public ::testing::TestWithParam<CameraModelId> {};
+
+TEST_P(LinearizationTest, JacobiansMatchCeresAndNumericDifferences) {
+  for (const BaLoss loss : {BaLoss::kTrivial, BaLoss::kCauchy}) {
+    const ObservationFixture f = MakeFixture(GetParam());
+    BaObservationLinearization l;
+    double cost = 0;
+    ASSERT_TRUE(cuda::LinearizeObservation(f.model, f.params, 0, f.pose, 0, f.point, false,
+                                           f.observed, loss, 2.0, &l, &cost));
+    double uv[2];
+    ASSERT_TRUE(cuda::ProjectWorldPoint(f.model, f.params, f.pose, f.point, uv));
+    const double s = std::pow(uv[0] - f.observed[0], 2) + std::pow(uv[1] - f.observed[1], 2);
+    double rho = 0, rho1 = 0;
+    cuda::EvaluateBaLoss(loss, 2.0, s, &rho, &rho1);
+    const double weight = std::sqrt(rho1);
+    EXPECT_NEAR(cost, 0.5 * rho, 1e-9 * cost);
+    EXPECT_NEAR(l.residual[0], weight * (uv[0] - f.observed[0]), 1e-9);
+
+    // Central differences in the tangent space of ba_problem.h.
+    auto numeric = [&](auto perturb, int k, double h, double* column) {
+      ObservationFixture plus = f, minus = f;
+      perturb(&plus, k, h);
+      perturb(&minus, k, -h);
+      double rp[2], rm[2];
+      WeightedResidual(plus, weight, rp);
+      WeightedResidual(minus, weight, rm);
+      column[0] = (rp[0] - rm[0]) / (2 * h);
+      column[1] = (rp[1] - rm[1]) / (2 * h);
+    };
+    auto perturb_pose = [](ObservationFixture* g, int k, double h) {
+      double delta[6] = {0, 0, 0, 0, 0, 0};
+      delta[k] = h;
+      double out[7];
+      cuda::UpdatePose(g->pose, delta, out);
+      std::copy(out, out + 7, g->pose);
+    };
+    auto perturb_point = [](ObservationFixture* g, int k, double h) { g->point[k] += h; };
+    auto perturb_params = [](ObservationFixture* g, int k, double h) { g->params[k] += h; };
+    const int num_params = CameraModelNumParams(GetParam());
+    for (int k = 0; k < 6; ++k) {
+      double column[2];
+      numeric(perturb_pose, k, 1e-6, column);
+      for (int r = 0; r < 2; ++r) {
+        EXPECT_NEAR(l.jac_pose[r][k], column[r], 1e-5 * std::max(1.0, std::abs(column[r])))
+            << "pose " << k;
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      double column[2];
+      numeric(perturb_point, k, 1e-6, column);
+      for (int r = 0; r < 2; ++r) {
+        EXPECT_NEAR(l.jac_point[r][k], column[r], 1e-5 * std::max(1.0, std::abs(column[r])));
+      }
+    }
+    for (int k = 0; k < num_params; ++k) {
+      double column[2];
+      numeric(perturb_params, k, 1e-6 * std::max(1.0, std::abs(f.params[k])), column);
+      for (int r = 0; r < 2; ++r) {
+        EXPECT_NEAR(l.jac_camera[r][k], column[r], 1e-5 * std::max(1.0, std::abs(column[r])))
+            << "param " << k;
+      }
+    }
+
+    // Ceres' autodiff of the same residual: translation, point and camera blocks coincide
+    // with ours up to the loss weight.
+    const auto ceres_cost = CreateReprojectionCost(GetParam(), Eigen::Vector2d(f.observed[0], f.observed[1]));
+    std::vector<double> params(f.params, f.params + num_params);
+    const double* blocks[4] = {f.pose, f.pose + 4, f.point, params.data()};
+    double residual[2], jac_rotation[8], jac_translation[6], jac_point[6], jac_params[10];
+    double* jacobians[4] = {jac_rotation, jac_translation, jac_point, jac_params};
+    ASSERT_TRUE(ceres_cost->Evaluate(blocks, residual, jacobians));
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_NEAR(l.residual[r], weight * residual[r], 1e-9);
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(l.jac_pose[r][3 + k], weight * jac_translation[r * 3 + k], 1e-9);
+        EXPECT_NEAR(l.jac_point[r][k], weight * jac_point[r * 3 + k], 1e-9);
+      }
+      for (int k = 0; k < num_params; ++k) {
+        EXPECT_NEAR(l.jac_camera[r][k], weight * jac_params[r * num_params + k],
+                    1e-9 * std::max(1.0, std::abs(jac_params[r * num_params + k])));
+      }
+    }
+  }
+}
+
+TEST_P(LinearizationTest, MasksZeroConstantColumns) {
+  const ObservationFixture f = MakeFixture(GetParam());
+  BaObservationLinearization l;
+  double cost = 0;
+  ASSERT_TRUE(cuda::LinearizeObservation(f.model, f.params, 0x1f, f.pose, cuda::kBaConstantPose,
+                                         f.point, true, f.observed, BaLoss::kTrivial, 1.0, &l,
+                                         &cost));
+  for (int r = 0; r < 2; ++r) {
+    for (double v : l.jac_pose[r]) EXPECT_EQ(v, 0);
+    for (double v : l.jac_camera[r]) EXPECT_EQ(v, 0);
+    for (double v : l.jac_point[r]) EXPECT_EQ(v, 0);
+  }
+  ObservationFixture behind = f;
+  behind.point[2] = -10;
+  EXPECT_FALSE(cuda::LinearizeObservation(f.model, f.params, 0, f.pose, 0, behind.point, false,
+                                          f.observed, BaLoss::kTrivial, 1.0, &l, &cost));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModels, LinearizationTest,
+                         ::testing::Values(CameraModelId::kPinhole, CameraModelId::kSimpleRadial,
+                                           CameraModelId::kRadial),
+                         [](const auto& info) { return std::string(CameraModelName(info.param)); });
+
+BundleAdjustmentOptions ComparisonOptions(BundleAdjustmentOptions::LossType loss) {
+  BundleAdjustmentOptions options;
+  options.loss = loss;
+  options.loss_scale_px = 1.0;
+  options.max_iterations = 100;
+  options.function_tolerance = 1e-10;
+  options.num_threads = 2;
+  return options;
+}
+
+// Runs Ceres and `solver` on copies of `scene`; expects final costs within 0.1% and returns
+// the two summaries.
+std::pair<BundleAdjustmentSummary, BundleAdjustmentSummary> CompareWithCeres(
+    const Scene& scene, const BundleAdjustmentConfig& config, BundleAdjustmentOptions options,
+    BundleAdjustmentOptions::Solver solver, Scene* solved = nullptr) {
+  Scene ceres_scene = scene, our_scene = scene;
+  options.solver = BundleAdjustmentOptions::Solver::kCeres;
+  const BundleAdjustmentSummary ceres = RunBundleAdjustment(options, config, &ceres_scene);
+  options.solver = solver;
+  const BundleAdjustmentSummary ours = RunBundleAdjustment(options, config, &our_scene);
+  EXPECT_TRUE(ceres.success) << ceres.message;
+  EXPECT_TRUE(ours.success) << ours.message;
+  EXPECT_NEAR(ours.initial_cost, ceres.initial_cost, 1e-9 * ceres.initial_cost);
+  EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-3 * ceres.final_cost);
+  EXPECT_LT(ours.final_cost, ours.initial_cost);
+  std::cout << ours.solver << ": cost " << ours.initial_cost << " -> " << ours.final_cost << " in "
+            << ours.num_iterations << " iterations, " << ours.time_s << " s (" << ours.message
+            << "); ceres: " << ceres.final_cost << " in " << ceres.num_iterations
+            << " iterations, " << ceres.time_s << " s\n";
+  if (solved != nullptr) *solved = our_scene;
+  return {ceres, ours};
+}
+
+TEST(SchurPcgCpu, MatchesCeresOnSyntheticSceneForEachLoss) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 7);
+  for (const auto loss :
+       {BundleAdjustmentOptions::LossType::kTrivial, BundleAdjustmentOptions::LossType::kHuber,
+        BundleAdjustmentOptions::LossType::kCauchy}) {
+    SCOPED_TRACE(static_cast<int>(loss));
+    CompareWithCeres(scene, ConfigForGlobal(scene), ComparisonOptions(loss),
+                     BundleAdjustmentOptions::Solver::kCpu);
+  }
+}
+
+TEST(SchurPcgCpu, MatchesCeresWithConstantPosesPointsAndCameras) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 8);
+  BundleAdjustmentConfig config = ConfigForLocal(scene, 4, 3);
+  ASSERT_FALSE(config.constant_pose_image_ids.empty());
+  // Some points constant, one camera constant, principal points refined.
+  int moved = 0;
+  for (auto it = config.variable_point_ids.begin(); it != config.variable_point_ids.end();) {
+    if (moved++ % 5 == 0) {
+      config.constant_point_ids.insert(*it);
+      it = config.variable_point_ids.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  config.constant_camera_ids.insert(1);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kCauchy);
+  options.refine_principal_point = true;
+  Scene solved;
+  CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
+  for (int id : config.constant_pose_image_ids) {
+    EXPECT_EQ(solved.images[id].cam_from_world.translation,
+              scene.images[id].cam_from_world.translation);
+  }
+  for (int id : config.constant_point_ids) {
+    EXPECT_EQ(solved.points.at(id).position, scene.points.at(id).position);
+  }
+  EXPECT_EQ(solved.cameras[1].params, scene.cameras[1].params);
+  EXPECT_NE(solved.cameras[0].params, scene.cameras[0].params);
+}
+
+TEST(SchurPcgCpu, GaugeFixingMatchesCeres) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 9);
+  const BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  Scene solved;
+  CompareWithCeres(scene, config, ComparisonOptions(BundleAdjustmentOptions::LossType::kTrivial),
+                   BundleAdjustmentOptions::Solver::kCpu, &solved);
+  const int first = *config.variable_image_ids.begin();
+  EXPECT_TRUE(solved.images[first].cam_from_world.rotation.isApprox(
+      scene.images[first].cam_from_world.rotation, 1e-12));
+  EXPECT_EQ(solved.images[first].cam_from_world.translation,
+            scene.images[first].cam_from_world.translation);
+}
+
+TEST(SchurPcgCpu, MatchesCeresOnBalLadybug49) {
+  PROJ_REQUIRE_SHARED_DATASET(path, "bal/problem-49-7776-pre.txt");
+  const Scene scene = testing::LoadBalProblem(path);
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kHuber;
+  options.loss_scale_px = 2.0;
+  options.max_iterations = 100;
+  options.num_threads = 2;
+  CompareWithCeres(scene, ConfigForGlobal(scene), options, BundleAdjustmentOptions::Solver::kCpu);
+}
+
+TEST(SchurPcgCpu, RejectsInconsistentProblem) {
+  cuda::BaProblem problem;
+  problem.camera_models = {7};
+  problem.camera_params.assign(kBaMaxCameraParams, 1.0);
+  problem.camera_constant_mask = {0};
+  EXPECT_THROW(SolveBaProblemCpu(cuda::BaSolverOptions{}, &problem), InputError);
+  cuda::BaSolverOptions bad;
+  bad.pcg_relative_tolerance = 0;
+  cuda::BaProblem empty;
+  EXPECT_THROW(SolveBaProblemCpu(bad, &empty), InputError);
+}
+
+}  // namespace
+}  // namespace proj
