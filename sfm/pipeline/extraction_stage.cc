@@ -37,14 +37,13 @@ StageOptions ExtractionOptions::Fingerprint() const {
 }
 
 ImageRecord DecodeAndExtract(const ExtractionOptions& options, FeatureExtractor* extractor,
-                             bool serialize_extractor, const std::string& path) {
-  static std::mutex extractor_mutex;
+                             std::mutex* extractor_mutex, const std::string& path) {
   Image image = ReadImageFile(path);
   ImageRecord record = MakeImageRecord(path, image);
   double scale = 1.0;
   const GrayImage grey = LimitImageSize(ToGrayImage(image), options.max_image_size, &scale);
-  if (serialize_extractor) {
-    std::lock_guard<std::mutex> lock(extractor_mutex);
+  if (extractor_mutex != nullptr) {
+    std::lock_guard<std::mutex> lock(*extractor_mutex);
     record.features = extractor->Extract(grey);
   } else {
     record.features = extractor->Extract(grey);
@@ -73,7 +72,8 @@ ExtractionResult ExtractFeatures(const ExtractionOptions& options,
   const int count = static_cast<int>(paths.size());
   std::vector<std::optional<ImageRecord>> records(count);
   std::vector<std::string> errors(count);
-  const bool serialize = extractor->ConcurrentCalls() <= 1;
+  std::mutex extractor_mutex;
+  std::mutex* serialize = extractor->ConcurrentCalls() <= 1 ? &extractor_mutex : nullptr;
   ParallelFor(0, count, options.num_threads, [&](int i, int) {
     try {
       records[i] = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
@@ -274,7 +274,8 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
                                  << (extractor ? " with " + extractor->Description() : std::string()));
   OrderedImageWriter writer(database, &cameras, static_cast<int>(to_extract.size()));
   if (extractor) {
-    const bool serialize = extractor->ConcurrentCalls() <= 1;
+    std::mutex extractor_mutex;
+    std::mutex* serialize = extractor->ConcurrentCalls() <= 1 ? &extractor_mutex : nullptr;
     Progress progress("extracting features", static_cast<int>(to_extract.size()), "images");
     ParallelFor(0, static_cast<int>(to_extract.size()), options.num_threads, [&](int k, int) {
       const int i = to_extract[k];

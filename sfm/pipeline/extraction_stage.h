@@ -12,6 +12,7 @@
 // sampled here (see output_writer.h); descriptors are not kept in memory after writing.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,10 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
                                 SceneDatabase* database);
 
 // Decodes `path` and extracts its features at options.max_image_size (keypoints in original
-// pixels). Throws InputError for an unreadable image.
+// pixels). `extractor_mutex` (null for extractors that take concurrent calls) is held around
+// the extraction, so other threads decode meanwhile. Throws InputError for an unreadable image.
 ImageRecord DecodeAndExtract(const ExtractionOptions& options, FeatureExtractor* extractor,
-                             bool serialize_extractor, const std::string& path);
+                             std::mutex* extractor_mutex, const std::string& path);
 
 // The database's file information of a record.
 ImageFileInfo FileInfoOf(const ImageRecord& record, const FileStamp& stamp);

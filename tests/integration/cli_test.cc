@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/logging.h"
+#include "datasets/synthetic/synthetic_scene.h"
 #include "io/image_decode.h"
 #include "io/image_encode.h"
 #include "tests/support/test_data.h"
@@ -153,6 +155,59 @@ TEST(Cli, KeyframeSiftWithoutKltIsExitCode2) {
   const RunResult help = RunSfm("reconstruct --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.output.find("--klt-keyframe-interval"), std::string::npos) << help.output;
+}
+
+// The stages as sub-commands on one database: extract, match, map; a second match reuses
+// every pair, and a second reconstruct says that it skipped extraction and matching.
+TEST(Cli, StagesRunApartOnOneDatabase) {
+  SetLogLevel(LogLevel::kWarning);
+  const std::string dir = testing::MakeTempDir("cli_stages");
+  SyntheticSceneOptions scene;
+  scene.num_images = 12;
+  scene.width = 640;
+  scene.height = 480;
+  scene.focal_px = 550;
+  WriteSyntheticScene(scene, dir);
+  const std::string database = dir + "/scene.db";
+  const std::string common = " --database " + database + " --device cpu --threads 2";
+  const RunResult extract = RunSfm("extract " + dir + "/images" + common + " --max-features 2048");
+  ASSERT_EQ(extract.exit_code, 0) << extract.output;
+  EXPECT_NE(extract.output.find("extracted 12 images"), std::string::npos) << extract.output;
+  const RunResult match = RunSfm("match" + common);
+  ASSERT_EQ(match.exit_code, 0) << match.output;
+  EXPECT_NE(match.output.find("matched 66 pairs (0 reused)"), std::string::npos) << match.output;
+  const RunResult again = RunSfm("match" + common);
+  EXPECT_NE(again.output.find("matched 0 pairs (66 reused), verified 0 (66 reused)"), std::string::npos)
+      << again.output;
+  const RunResult map = RunSfm("map" + common + " -o " + dir + "/out --image-path " + dir + "/images");
+  ASSERT_EQ(map.exit_code, 0) << map.output;
+  EXPECT_NE(ReadFile(dir + "/out/report.json").find("\"registered_images\": 12"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));
+
+  const RunResult reconstruct = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out2" + common +
+                                       " --max-features 2048");
+  ASSERT_EQ(reconstruct.exit_code, 0) << reconstruct.output;
+  EXPECT_NE(reconstruct.output.find("12 unchanged in the database, 0 to extract"), std::string::npos)
+      << reconstruct.output;
+  EXPECT_NE(reconstruct.output.find("66 already in the database, 0 to match"), std::string::npos)
+      << reconstruct.output;
+  const RunResult changed = RunSfm("extract " + dir + "/images" + common + " --max-features 1000");
+  EXPECT_EQ(changed.exit_code, 2) << changed.output;
+  EXPECT_NE(changed.output.find("--max-features was 2048, this run asks for 1000"), std::string::npos)
+      << changed.output;
+}
+
+TEST(Cli, UnusableDatabaseIsExitCode2NamingTheFile) {
+  const std::string dir = testing::MakeTempDir("cli_bad_database");
+  const RunResult missing = RunSfm("map --database " + dir + "/missing.db -o " + dir + "/out");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find(dir + "/missing.db"), std::string::npos) << missing.output;
+  std::ofstream(dir + "/text.db") << "not a database";
+  fs::create_directories(dir + "/images");
+  const RunResult text = RunSfm("extract " + dir + "/images --database " + dir + "/text.db");
+  EXPECT_EQ(text.exit_code, 2) << text.output;
+  EXPECT_NE(text.output.find(dir + "/text.db"), std::string::npos) << text.output;
+  EXPECT_EQ(ReadFile(dir + "/text.db"), "not a database");
 }
 
 TEST(Cli, HelpExplainsExitCodes) {
