@@ -45,42 +45,22 @@ MatchingSummary MatchImagePairs(const DescriptorMatchOptions& options, int max_c
     summary.matcher_description = "none needed";
     return summary;
   }
-  std::map<int, int> position_of;
-  std::vector<int> image_of_position;
-  for (const ImagePair& pair : todo) {
-    for (int id : {pair.image1, pair.image2}) {
-      if (position_of.emplace(id, static_cast<int>(image_of_position.size())).second) {
-        image_of_position.push_back(id);
-      }
-    }
-  }
-  std::vector<ImagePair> positions;
-  for (const ImagePair& pair : todo) positions.push_back({position_of[pair.image1], position_of[pair.image2]});
-
+  const PositionedPairs positioned = ToPositions(todo);
   auto matcher = CreateDescriptorMatcher(options);
   summary.matcher_description = matcher->Description();
   ChunkCache<FeatureSet> cache([&](int position) {
     FeatureSet features;
-    features.keypoints = database->ReadKeypoints(image_of_position[position]);
-    features.descriptors = database->ReadDescriptors(image_of_position[position]);
+    features.keypoints = database->ReadKeypoints(positioned.image_of_position[position]);
+    features.descriptors = database->ReadDescriptors(positioned.image_of_position[position]);
     return features;
   });
   Progress progress("matching", static_cast<int>(todo.size()), "pairs");
-  for (const PairChunk& chunk : ChunkPairs(positions, max_chunk_images)) {
+  for (const PairChunk& chunk : ChunkPairs(positioned.pairs, max_chunk_images)) {
     cache.Prepare(chunk.images);
     // The matcher sees the chunk's images as 0..k-1 (moved out of the cache and back).
-    std::map<int, int> local_of;
-    std::vector<FeatureSet> local;
-    for (int position : chunk.images) {
-      local_of[position] = static_cast<int>(local.size());
-      local.push_back(std::move(cache.Mutable(position)));
-    }
-    std::vector<ImagePair> local_pairs;
-    for (size_t p : chunk.pair_indices) {
-      local_pairs.push_back({local_of[positions[p].image1], local_of[positions[p].image2]});
-    }
-    const auto matches = matcher->MatchPairs(local, local_pairs, &progress);
-    for (size_t k = 0; k < chunk.images.size(); ++k) cache.Mutable(chunk.images[k]) = std::move(local[k]);
+    std::vector<FeatureSet> local = cache.Take(chunk);
+    const auto matches = matcher->MatchPairs(local, ChunkLocalPairs(chunk, positioned.pairs), &progress);
+    cache.Return(chunk, std::move(local));
 
     SceneDatabase::Transaction transaction(database);
     for (size_t k = 0; k < chunk.pair_indices.size(); ++k) {

@@ -1,6 +1,7 @@
 #include "sfm/pipeline/pair_chunks.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 #include <tuple>
@@ -40,6 +41,31 @@ std::vector<PairChunk> ChunkPairs(const std::vector<ImagePair>& pairs, int max_i
   }
   close();
   return chunks;
+}
+
+PositionedPairs ToPositions(const std::vector<ImagePair>& pairs) {
+  PositionedPairs result;
+  std::map<int, int> position_of;
+  auto position = [&](int id) {
+    auto [it, inserted] = position_of.emplace(id, static_cast<int>(result.image_of_position.size()));
+    if (inserted) result.image_of_position.push_back(id);
+    return it->second;
+  };
+  for (const ImagePair& pair : pairs) {
+    const int position1 = position(pair.image1);
+    result.pairs.push_back({position1, position(pair.image2)});
+  }
+  return result;
+}
+
+std::vector<ImagePair> ChunkLocalPairs(const PairChunk& chunk, const std::vector<ImagePair>& positioned) {
+  auto local = [&](int position) {
+    return static_cast<int>(std::lower_bound(chunk.images.begin(), chunk.images.end(), position) -
+                            chunk.images.begin());
+  };
+  std::vector<ImagePair> pairs;
+  for (size_t p : chunk.pair_indices) pairs.push_back({local(positioned[p].image1), local(positioned[p].image2)});
+  return pairs;
 }
 
 }  // namespace proj

@@ -23,6 +23,17 @@ struct PairChunk {
 // of a sequence window stay together. Every pair is in exactly one chunk.
 std::vector<PairChunk> ChunkPairs(const std::vector<ImagePair>& pairs, int max_images);
 
+// Pairs of any image ids renumbered as positions 0..n-1 in order of first appearance, the
+// form ChunkPairs works on.
+struct PositionedPairs {
+  std::vector<int> image_of_position;
+  std::vector<ImagePair> pairs;  // pairs[p] of the input, in positions
+};
+PositionedPairs ToPositions(const std::vector<ImagePair>& pairs);
+
+// The chunk's pairs with images numbered by their index in chunk.images.
+std::vector<ImagePair> ChunkLocalPairs(const PairChunk& chunk, const std::vector<ImagePair>& positioned);
+
 // The values of one chunk's images, loaded on demand: Prepare(keys) drops what the next
 // chunk does not need and loads what it lacks, so consecutive chunks sharing a block load it
 // once.
@@ -45,7 +56,15 @@ class ChunkCache {
     values_ = std::move(kept);
   }
   const Value& Get(int key) const { return values_.at(key); }
-  Value& Mutable(int key) { return values_.at(key); }
+  // The chunk's values in the order of chunk.images, moved out (after Prepare) and back.
+  std::vector<Value> Take(const PairChunk& chunk) {
+    std::vector<Value> taken;
+    for (int key : chunk.images) taken.push_back(std::move(values_.at(key)));
+    return taken;
+  }
+  void Return(const PairChunk& chunk, std::vector<Value>&& taken) {
+    for (size_t k = 0; k < chunk.images.size(); ++k) values_.at(chunk.images[k]) = std::move(taken[k]);
+  }
   long long num_loads() const { return num_loads_; }
 
  private:

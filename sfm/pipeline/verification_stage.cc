@@ -59,44 +59,27 @@ VerificationSummary VerifyImagePairs(const TwoViewGeometryOptions& options, int 
   std::map<int, int> camera_of_image;
   for (const DatabaseImage& image : database->ReadImages()) camera_of_image[image.image_id] = image.camera_id;
 
-  std::map<int, int> position_of;
-  std::vector<int> image_of_position;
-  std::vector<ImagePair> positions;
-  for (const ImagePair& pair : todo) {
-    for (int id : {pair.image1, pair.image2}) {
-      if (position_of.emplace(id, static_cast<int>(image_of_position.size())).second) {
-        image_of_position.push_back(id);
-      }
-    }
-    positions.push_back({position_of[pair.image1], position_of[pair.image2]});
-  }
+  const PositionedPairs positioned = ToPositions(todo);
   ChunkCache<TwoViewPoints> cache([&](int position) {
-    const int image_id = image_of_position[position];
+    const int image_id = positioned.image_of_position[position];
     std::vector<Eigen::Vector2d> pixels;
     for (const Keypoint& keypoint : database->ReadKeypoints(image_id)) pixels.emplace_back(keypoint.x, keypoint.y);
     return MakeTwoViewPoints(cameras.at(camera_of_image.at(image_id)), std::move(pixels));
   });
   Progress progress("verifying pairs", static_cast<int>(todo.size()), "pairs");
-  for (const PairChunk& chunk : ChunkPairs(positions, max_chunk_images)) {
+  for (const PairChunk& chunk : ChunkPairs(positioned.pairs, max_chunk_images)) {
     cache.Prepare(chunk.images);
-    std::map<int, int> local_of;
-    std::vector<TwoViewPoints> points;
-    for (int position : chunk.images) {
-      local_of[position] = static_cast<int>(points.size());
-      points.push_back(std::move(cache.Mutable(position)));
-    }
-    std::vector<ImagePair> local_pairs;
+    std::vector<TwoViewPoints> points = cache.Take(chunk);
     std::vector<std::vector<FeatureMatch>> matches;
     std::vector<size_t> seeds;
     for (size_t p : chunk.pair_indices) {
       const ImagePair& pair = todo[p];
-      local_pairs.push_back({local_of[positions[p].image1], local_of[positions[p].image2]});
       matches.push_back(database->ReadMatches(pair.image1, pair.image2).value_or(std::vector<FeatureMatch>()));
       seeds.push_back(static_cast<size_t>(PairIdFromImageIds(pair.image1, pair.image2)));
     }
-    const std::vector<TwoViewGeometry> geometries =
-        VerifyPairList(options, num_threads, points, local_pairs, matches, seeds, &progress);
-    for (size_t k = 0; k < chunk.images.size(); ++k) cache.Mutable(chunk.images[k]) = std::move(points[k]);
+    const std::vector<TwoViewGeometry> geometries = VerifyPairList(
+        options, num_threads, points, ChunkLocalPairs(chunk, positioned.pairs), matches, seeds, &progress);
+    cache.Return(chunk, std::move(points));
 
     SceneDatabase::Transaction transaction(database);
     for (size_t k = 0; k < chunk.pair_indices.size(); ++k) {

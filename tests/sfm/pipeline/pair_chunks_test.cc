@@ -60,3 +60,24 @@ TEST(PairChunks, EmptyAndTinyInputs) {
 
 }  // namespace
 }  // namespace proj
+
+namespace proj {
+namespace {
+
+TEST(PairChunks, PositionsAndLocalIndicesMapBackToTheImages) {
+  const std::vector<ImagePair> pairs = {{7, 3}, {3, 12}, {12, 7}, {40, 3}};
+  const PositionedPairs positioned = ToPositions(pairs);
+  EXPECT_EQ(positioned.image_of_position, (std::vector<int>{7, 3, 12, 40}));
+  for (const PairChunk& chunk : ChunkPairs(positioned.pairs, 3)) {
+    const std::vector<ImagePair> local = ChunkLocalPairs(chunk, positioned.pairs);
+    ASSERT_EQ(local.size(), chunk.pair_indices.size());
+    for (size_t k = 0; k < local.size(); ++k) {
+      const ImagePair& original = pairs[chunk.pair_indices[k]];
+      EXPECT_EQ(positioned.image_of_position[chunk.images[local[k].image1]], original.image1);
+      EXPECT_EQ(positioned.image_of_position[chunk.images[local[k].image2]], original.image2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace proj
