@@ -12,27 +12,13 @@
 #include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/file_bytes.h"
+#include "io/little_endian.h"
 
 namespace proj {
 namespace {
 
 // ---------------------------------------------------------------------------------------
 // Writing
-
-bool HostIsLittleEndian() {
-  const uint16_t probe = 1;
-  uint8_t first;
-  std::memcpy(&first, &probe, 1);
-  return first == 1;
-}
-
-template <typename T>
-void AppendLittleEndian(T value, std::string* out) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  if (!HostIsLittleEndian()) std::reverse(bytes, bytes + sizeof(T));
-  out->append(bytes, sizeof(T));
-}
 
 void CheckMesh(const PlyMesh& mesh, const std::string& path) {
   const size_t n = mesh.positions.size();
