@@ -4,7 +4,7 @@
 
 #include "sfm/app/commands.h"
 #include "sfm/evaluation.h"
-#include "sfm/reconstruction_io/colmap_text.h"
+#include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::app {
 
@@ -12,12 +12,15 @@ CommandRunner AddEvaluateCommand(CLI::App& app) {
   auto model_dir = std::make_shared<std::string>();
   auto gt_dir = std::make_shared<std::string>();
   auto per_image = std::make_shared<bool>(false);
-  app.add_option("MODEL_DIR", *model_dir, "COLMAP text model folder (OUT_DIR/model)")->required();
+  app.add_option("MODEL_DIR", *model_dir,
+                 "COLMAP model folder (OUT_DIR/model), text (cameras.txt, ...) or binary "
+                 "(cameras.bin, ...); the text model is read when both are there")
+      ->required();
   app.add_option("--gt", *gt_dir, "Folder of ground-truth NAME.camera files (Strecha format)")
       ->required();
   app.add_flag("--per-image", *per_image, "Also print each camera's errors");
   return [=]() {
-    const Scene model = ReadColmapText(*model_dir);
+    const Scene model = ReadColmapModel(*model_dir);
     const PoseEvaluation e = EvaluateAgainstGroundTruth(model, *gt_dir);
     std::cout << std::fixed << std::setprecision(2);
     std::cout << "registered: " << e.num_registered << "/" << e.num_ground_truth << "\n";

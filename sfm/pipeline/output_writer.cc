@@ -7,6 +7,7 @@
 #include "io/atomic_file.h"
 #include "io/ply.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/reconstruction_io/colmap_binary.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 
 namespace proj {
@@ -137,6 +138,7 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
   const std::string model_dir = (fs::path(out_dir) / "model").string();
   EnsureWritableDirectory(model_dir);
   WriteColmapText(result.scene, model_dir);
+  WriteColmapBinary(result.scene, model_dir);
   WritePoints(result.scene, (fs::path(out_dir) / "points.ply").string());
   WriteCameras(result.scene, (fs::path(out_dir) / "cameras.ply").string());
   WriteReport(result, run, (fs::path(out_dir) / "report.json").string());

@@ -3,19 +3,13 @@
 
 #include "io/atomic_file.h"
 #include "sfm/reconstruction_io/colmap_text.h"
+#include "sfm/reconstruction_io/colmap_written_subset.h"
 
 namespace proj {
 namespace {
 
-bool InRegisteredImage(const Scene& scene, const TrackElement& element) {
-  return scene.images[element.image_id].registered;
-}
-
-int NumRegisteredObservations(const Scene& scene, const Point3D& point) {
-  int count = 0;
-  for (const auto& element : point.track) count += InRegisteredImage(scene, element) ? 1 : 0;
-  return count;
-}
+using internal::InRegisteredImage;
+using internal::NumRegisteredObservations;
 
 void WriteCameras(const Scene& scene, std::ostream& out) {
   out.precision(17);
