@@ -2,14 +2,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "core/timer.h"
 #include "features/trilateral/trilateral_filter_image.h"
 #include "io/image_decode.h"
 #include "io/image_encode.h"
+#include "sfm/app/cli_help.h"
 #include "sfm/app/commands.h"
+#include "sfm/app/pipeline_options.h"
 
 namespace proj::app {
 namespace {
@@ -42,14 +43,9 @@ CommandRunner AddFilterCommand(CLI::App& app) {
                  "Trilateral filter (Choudhury & Tumblin 2003) with this domain sigma, px")
       ->required()
       ->check(kPositivePixels);
-  app.add_option("--device", args->device, "auto, cpu or gpu")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ComputeDevice>{{"auto", ComputeDevice::kAuto},
-                                               {"cpu", ComputeDevice::kCpu},
-                                               {"gpu", ComputeDevice::kGpu}},
-          CLI::ignore_case))
-      ->default_str("auto");
-  app.add_option("--threads", args->num_threads, "CPU threads (0 = all)");
+  AddEnumOption(app, "--device", &args->device, DeviceNames(), "Where the filter runs");
+  app.add_option("--threads", args->num_threads, "CPU threads, 0 = all cores")
+      ->capture_default_str();
   return [args]() {
     const Image input = ReadImageFile(args->input);
     Timer timer;

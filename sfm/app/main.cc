@@ -6,22 +6,26 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "sfm/app/cli_help.h"
 #include "sfm/app/commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
       "sfm: GPU-accelerated Structure-from-Motion. Turns a folder of photos into camera poses\n"
-      "and a coloured sparse point cloud (PLY, COLMAP text model).\n\n"
+      "and a coloured sparse point cloud (PLY, COLMAP text and binary model).\n\n"
       "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input."};
   app.require_subcommand(1);
+  app.formatter(proj::app::MakeHelpFormatter());  // before the sub-commands: they copy it
+  // PROJ_VERSION is CMake's project(VERSION), defined for this target in CMakeLists.txt.
+  app.set_version_flag("--version", "sfm " PROJ_VERSION, "Print the version and exit");
   bool quiet = false;
   bool verbose = false;
-  app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
-  app.add_flag("-v,--verbose", verbose, "Also debug messages (bundle adjustment, registration)");
+  proj::app::AddLogLevelFlags(app, &quiet, &verbose);
   std::vector<std::pair<CLI::App*, proj::app::CommandRunner>> commands;
   auto add = [&](const char* name, const char* help, auto adder) {
     CLI::App* sub = app.add_subcommand(name, help);
     commands.emplace_back(sub, adder(*sub));
+    proj::app::AddLogLevelFlags(*sub, &quiet, &verbose);
   };
   add("reconstruct", "Reconstruct cameras and points from a folder of photos",
       proj::app::AddReconstructCommand);

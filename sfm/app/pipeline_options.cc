@@ -1,26 +1,32 @@
 #include "sfm/app/pipeline_options.h"
 
-#include <map>
-
 namespace proj::app {
 namespace {
 
-const std::map<std::string, ComputeDevice> kDeviceNames = {
-    {"auto", ComputeDevice::kAuto}, {"cpu", ComputeDevice::kCpu}, {"gpu", ComputeDevice::kGpu}};
-const std::map<std::string, FeatureType> kFeatureNames = {
-    {"sift", FeatureType::kSift}, {"opencv-sift", FeatureType::kOpenCvSift}};
-const std::map<std::string, MatcherChoice> kMatcherNames = {{"exhaustive", MatcherChoice::kExhaustive},
-                                                            {"sequential", MatcherChoice::kSequential},
-                                                            {"klt", MatcherChoice::kKlt}};
-const std::map<std::string, MatcherChoice> kDescriptorMatcherNames = {
+const EnumNames<FeatureType> kFeatureNames = {{"sift", FeatureType::kSift},
+                                              {"opencv-sift", FeatureType::kOpenCvSift}};
+const EnumNames<MatcherChoice> kMatcherNames = {{"exhaustive", MatcherChoice::kExhaustive},
+                                                {"sequential", MatcherChoice::kSequential},
+                                                {"klt", MatcherChoice::kKlt}};
+const EnumNames<MatcherChoice> kDescriptorMatcherNames = {
     {"exhaustive", MatcherChoice::kExhaustive}, {"sequential", MatcherChoice::kSequential}};
-const std::map<std::string, ScaleSpaceType> kScaleSpaceNames = {
-    {"gaussian", ScaleSpaceType::kGaussian}, {"trilateral", ScaleSpaceType::kTrilateral}};
-const std::map<std::string, bool> kOnOff = {{"on", true}, {"off", false}};
-const std::map<std::string, OptionChangePolicy> kPolicyNames = {{"stop", OptionChangePolicy::kStop},
-                                                                {"redo", OptionChangePolicy::kRedo}};
+const EnumNames<ScaleSpaceType> kScaleSpaceNames = {{"gaussian", ScaleSpaceType::kGaussian},
+                                                    {"trilateral", ScaleSpaceType::kTrilateral}};
+const EnumNames<bool> kOnOff = {{"on", true}, {"off", false}};
+const EnumNames<std::string> kUpsampleNames = {{"auto", "auto"}, {"on", "on"}, {"off", "off"}};
+// Our camera models under COLMAP's names (PipelineArgs::Finalize maps the name).
+const EnumNames<std::string> kCameraModelNames = {
+    {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
+const EnumNames<OptionChangePolicy> kPolicyNames = {{"stop", OptionChangePolicy::kStop},
+                                                    {"redo", OptionChangePolicy::kRedo}};
 
 }  // namespace
+
+const EnumNames<ComputeDevice>& DeviceNames() {
+  static const EnumNames<ComputeDevice> names = {
+      {"auto", ComputeDevice::kAuto}, {"cpu", ComputeDevice::kCpu}, {"gpu", ComputeDevice::kGpu}};
+  return names;
+}
 
 ReconstructionOptions PipelineArgs::Finalize() const {
   ReconstructionOptions resolved = options;
@@ -37,32 +43,34 @@ ReconstructionOptions PipelineArgs::Finalize() const {
 
 void AddRunOptions(CLI::App& app, PipelineArgs* args) {
   RunOptions& run = args->options.run;
-  app.add_option("--device", run.device, "Where extraction, matching and KLT tracking run")
-      ->transform(CLI::CheckedTransformer(kDeviceNames, CLI::ignore_case))
-      ->default_str("auto");
-  app.add_option("--threads", run.num_threads, "CPU threads (0 = all)")->capture_default_str();
-  app.add_option("--seed", run.seed, "Random seed (same seed and input, same output)")
+  AddEnumOption(app, "--device", &run.device, DeviceNames(),
+                "Where extraction, matching and KLT tracking run; gpu without a usable GPU is "
+                "an error");
+  app.add_option("--threads", run.num_threads, "CPU threads, 0 = all cores")
       ->capture_default_str();
-  app.add_option("--on-option-change", args->options.on_option_change,
-                 "When the database holds results computed with other options: stop (with a "
-                 "message naming the option) or redo those stages")
-      ->transform(CLI::CheckedTransformer(kPolicyNames, CLI::ignore_case))
-      ->default_str("stop");
+  app.add_option("--seed", run.seed, "Random seed of RANSAC (same seed and input, same output)")
+      ->capture_default_str();
+  AddEnumOption(app, "--on-option-change", &args->options.on_option_change, kPolicyNames,
+                "When the database holds results computed with other options: stop (with a "
+                "message naming the option) or redo those stages");
 }
 
 void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required) {
   auto* option = app.add_option("--database", args->database_path,
                                 required ? "Scene database (SQLite, COLMAP's schema)"
-                                         : "Scene database (SQLite, COLMAP's schema) [OUT/database.db]; "
-                                           "re-running with it reuses every image and pair already done");
-  if (required) option->required();
+                                         : "Scene database (SQLite, COLMAP's schema); re-running "
+                                           "with it reuses every image and pair already done");
+  if (required) {
+    option->required();
+  } else {
+    option->default_str("OUT/database.db");
+  }
 }
 
 void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   ReconstructionOptions& o = args->options;
-  app.add_option("--features", o.extraction.features.type, "Feature extractor")
-      ->transform(CLI::CheckedTransformer(kFeatureNames, CLI::ignore_case))
-      ->default_str("sift");
+  AddEnumOption(app, "--features", &o.extraction.features.type, kFeatureNames,
+                "Feature extractor: ours, or OpenCV's as a reference");
   app.add_option("--max-image-size", o.extraction.max_image_size,
                  "Longer image side for feature extraction, px (coordinates are reported in "
                  "original pixels); 0 = full size")
@@ -70,62 +78,58 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   app.add_option("--max-features", o.extraction.features.max_features,
                  "Strongest features kept per image")
       ->capture_default_str();
-  app.add_option("--upsample", args->upsample,
-                 "SIFT upsampled first octave: auto (on below 1000 px), on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
-  app.add_option("--scale-space", o.extraction.features.scale_space,
-                 "SIFT scale space: gaussian, or trilateral (edge-preserving)")
-      ->transform(CLI::CheckedTransformer(kScaleSpaceNames, CLI::ignore_case))
-      ->default_str("gaussian");
-  app.add_option("--edge-test", args->edge_test, "SIFT edge-response test: on or off")
-      ->transform(CLI::CheckedTransformer(kOnOff, CLI::ignore_case))
-      ->default_str("on");
-  app.add_option("--camera-model", args->camera_model, "PINHOLE, SIMPLE_RADIAL or RADIAL")
-      ->capture_default_str();
-  app.add_flag("--single-camera", o.cameras.single_camera, "All images share one camera (intrinsics)");
+  AddEnumOption(app, "--upsample", &args->upsample, kUpsampleNames,
+                "SIFT first octave upsampled 2x; auto: on below 1000 px");
+  AddEnumOption(app, "--scale-space", &o.extraction.features.scale_space, kScaleSpaceNames,
+                "SIFT scale space: Gaussian, or trilateral (edge-preserving)");
+  AddEnumOption(app, "--edge-test", &args->edge_test, kOnOff,
+                "SIFT edge-response (principal curvature) test");
+  AddEnumOption(app, "--camera-model", &args->camera_model, kCameraModelNames,
+                "Camera model (COLMAP's names)");
+  app.add_flag("--single-camera", o.cameras.single_camera,
+               "All images share one camera (intrinsics) [off: images of one size and focal "
+               "length share one]");
 }
 
 void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   ReconstructionOptions& o = args->options;
   if (with_klt) {
-    app.add_option("--matcher", args->matcher,
-                   "Correspondences: exhaustive (all pairs), sequential (next --overlap images in "
-                   "name order), or klt (KLT tracking through the images in name order, for "
-                   "video-like sequences)")
-        ->transform(CLI::CheckedTransformer(kMatcherNames, CLI::ignore_case))
-        ->default_str("exhaustive");
+    AddEnumOption(app, "--matcher", &args->matcher, kMatcherNames,
+                  "Correspondences: exhaustive (all pairs), sequential (next --overlap images "
+                  "in name order), or klt (KLT tracking through the images in name order, for "
+                  "video-like sequences)");
   } else {
-    app.add_option("--matcher", args->matcher,
-                   "Pairs: exhaustive (all pairs) or sequential (next --overlap images in name order)")
-        ->transform(CLI::CheckedTransformer(kDescriptorMatcherNames, CLI::ignore_case))
-        ->default_str("exhaustive");
+    AddEnumOption(app, "--matcher", &args->matcher, kDescriptorMatcherNames,
+                  "Pairs: exhaustive (all pairs) or sequential (next --overlap images in name "
+                  "order)");
   }
-  app.add_option("--overlap", o.pair_selection.overlap, "Sequential matcher: images ahead")
+  app.add_option("--overlap", o.pair_selection.overlap,
+                 "Sequential matcher: images ahead each image is matched with")
       ->capture_default_str();
   app.add_option("--max-chunk-images", o.max_chunk_images,
-                 "Matching and verification hold the features of at most this many images at once")
+                 "Images whose features matching and verification hold at once")
       ->capture_default_str();
   if (!with_klt) return;
-  app.add_option("--klt-features", o.klt.klt.max_features, "KLT: features kept alive per frame")
+  app.add_option("--klt-features", o.klt.klt.max_features,
+                 "KLT: features kept alive per frame")
       ->capture_default_str();
   app.add_option("--klt-max-gap", o.klt.sequence.max_frame_gap,
-                 "KLT: pairs link frames up to this far apart (powers of two)")
+                 "KLT: pairs link frames up to this many frames apart (powers of two)")
       ->capture_default_str();
   app.add_flag("--klt-keyframe-sift", o.keyframe_sift.enabled,
                "KLT: add SIFT matches between keyframes, for wide baselines and loop closures: "
                "features as --features, --max-features, ... on the keyframes; every pair of "
                "keyframes more than --klt-max-gap frames apart matched (closer ones are linked "
-               "by the tracks) and verified like all pairs");
+               "by the tracks) and verified like all pairs [off]");
   app.add_option("--klt-keyframe-interval", o.keyframe_sift.keyframe_interval,
                  "KLT keyframes: every N-th image in name order, and the last (with "
-                 "--klt-keyframe-sift)")
+                 "--klt-keyframe-sift), images")
       ->capture_default_str();
 }
 
 void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
   app.add_flag("--refine-principal-point", args->options.mapper.refine_principal_point,
-               "Refine the principal point in bundle adjustment");
+               "Refine the principal point in bundle adjustment [off]");
 }
 
 }  // namespace proj::app

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sfm/app/cli_help.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
 
 namespace proj::app {
@@ -24,6 +25,9 @@ struct PipelineArgs {
   // Options resolved from the parsed arguments (Check()ed).
   ReconstructionOptions Finalize() const;
 };
+
+// Names of --device values (auto, cpu, gpu), for every command that has the option.
+const EnumNames<ComputeDevice>& DeviceNames();
 
 // --device, --threads, --seed, --on-option-change.
 void AddRunOptions(CLI::App& app, PipelineArgs* args);
