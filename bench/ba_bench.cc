@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
 #include "core/parallel_for.h"
 #include "cuda/ba/bundle_adjuster_gpu.h"
 #include "cuda/device.h"
@@ -152,7 +153,7 @@ int Main(int argc, char** argv) {
                  "skip Ceres for problems with more observations");
   app.add_option("--pcg-tolerance", settings.pcg_tolerance, "PCG relative tolerance");
   app.add_option("--pcg-eta", settings.pcg_eta, "PCG truncated-Newton eta (0: off)");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
 
   std::printf("device: %s; CPU threads: %d\n", cuda::DeviceDescription().c_str(),
               ResolveNumThreads(settings.threads));
@@ -184,4 +185,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}

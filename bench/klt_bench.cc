@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_cli.h"
 #include "core/logging.h"
 #include "core/parallel_for.h"
 #include "core/timer.h"
@@ -427,7 +428,9 @@ void BenchGoal(int num_frames, ComputeDevice device, int repeats, const std::vec
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) {
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{"KLT tracker benchmark"};
   bool gpu = false, cpu = false;
   int sequence_frames = 300, cpu_sequence_frames = 20, repeats = 50, cpu_repeats = 5;
@@ -446,7 +449,7 @@ int main(int argc, char** argv) {
   app.add_option("--before", before, "also time the code before overlapping (1/0)");
   app.add_option("--repeats", repeats, "timed GPU repeats per pair")->check(CLI::PositiveNumber);
   app.add_option("--cpu-repeats", cpu_repeats, "timed CPU repeats per pair")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = proj::ParseBenchArguments(app, argc, argv)) return *exit_code;
   if (!gpu && !cpu) gpu = cpu = true;
   if (gpu && !proj::cuda::DeviceAvailable()) {
     std::fprintf(stderr, "no usable GPU (%s); GPU benchmarks skipped\n", proj::cuda::DeviceDescription().c_str());
@@ -463,4 +466,10 @@ int main(int argc, char** argv) {
     proj::BenchGoal(cpu_goal_frames, proj::ComputeDevice::kCpu, goal_repeats, thread_counts, before);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return Main(argc, argv); });
 }

@@ -2,13 +2,15 @@
 // device time from CUDA events (median over repeats after warm-up), including the copy of
 // the match lists back to the host. Descriptors come from the GPU SIFT of real images.
 //
-//   matching_bench [--repeats N] IMAGE1 IMAGE2 MAX_FEATURES [IMAGE1 IMAGE2 MAX_FEATURES ...]
+//   matching_bench [--repeats N] IMAGE1 IMAGE2 MAX_FEATURES [IMAGE1 IMAGE2 MAX_FEATURES ...]  (--help)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
+#include "core/check.h"
 #include "cuda/device.h"
 #include "cuda/matching/descriptor_matcher_gpu.h"
 #include "cuda/sift/sift_gpu.h"
@@ -31,15 +33,16 @@ cuda::SiftGpuResult Extract(const std::string& path, int max_features) {
 }
 
 int Main(int argc, char** argv) {
+  CLI::App app{"GPU descriptor matching benchmark (RootSIFT FP16, ratio test 0.8, cross-check)"};
   int repeats = 20;
   std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--repeats" && i + 1 < argc) {
-      repeats = std::atoi(argv[++i]);
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
+  app.add_option("--repeats", repeats, "Timed repeats per pair (median)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("CASES", args, "IMAGE1 IMAGE2 MAX_FEATURES, repeated (JPEG images)")->required();
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
+  PROJ_REQUIRE(args.size() % 3 == 0, "cases are triples IMAGE1 IMAGE2 MAX_FEATURES; got "
+                                         << args.size() << " values");
   if (!cuda::DeviceAvailable()) {
     std::printf("no CUDA device (%s): matching benchmark skipped\n", cuda::DeviceDescription().c_str());
     return 0;
@@ -79,4 +82,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}

@@ -3,7 +3,7 @@
 // (Enqueue/Retrieve with upload of the next image overlapping). CPU (--cpu): the project's
 // CPU reference against OpenCV's SIFT on the same image and thread count (wall time).
 //
-//   sift_bench [--cpu THREADS] [--repeats N] IMAGE:MAX_FEATURES[:WIDTHxHEIGHT] ...
+//   sift_bench [--cpu THREADS] [--repeats N] IMAGE:MAX_FEATURES[:WIDTHxHEIGHT] ...  (--help)
 // An optional size resamples the image (bilinear) first, e.g. drone.jpg:8192:1920x1080.
 #include <opencv2/core.hpp>
 
@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
+#include "core/check.h"
 #include "cuda/device.h"
 #include "cuda/sift/sift_gpu.h"
 #include "features/sift/gpu_sift_extractor.h"
@@ -124,33 +126,47 @@ void BenchCpu(const Case& c, int threads, int repeats) {
               Median(opencv), n_opencv);
 }
 
-int Main(int argc, char** argv) {
-  int cpu_threads = 0, repeats = 20;
-  std::vector<Case> cases;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--cpu" && i + 1 < argc) {
-      cpu_threads = std::atoi(argv[++i]);
-    } else if (arg == "--repeats" && i + 1 < argc) {
-      repeats = std::atoi(argv[++i]);
-    } else {
-      const size_t colon = arg.find(':');
-      Case c;
-      const std::string path = arg.substr(0, colon);
-      std::string rest = colon == std::string::npos ? "" : arg.substr(colon + 1);
-      const size_t colon2 = rest.find(':');
-      c.max_features = rest.empty() ? 8192 : std::atoi(rest.substr(0, colon2).c_str());
-      c.image = testing::LoadGrayJpeg(path);
-      c.label = path.substr(path.find_last_of('/') + 1);
-      if (colon2 != std::string::npos) {
-        int w = 0, h = 0;
-        std::sscanf(rest.substr(colon2 + 1).c_str(), "%dx%d", &w, &h);
-        c.image = Resample(c.image, w, h);
-        c.label += "@" + std::to_string(w) + "x" + std::to_string(h);
-      }
-      cases.push_back(std::move(c));
-    }
+// IMAGE:MAX_FEATURES[:WIDTHxHEIGHT] as a case.
+Case ParseCase(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  Case c;
+  const std::string path = spec.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  const size_t colon2 = rest.find(':');
+  c.max_features = rest.empty() ? 8192 : std::atoi(rest.substr(0, colon2).c_str());
+  PROJ_REQUIRE(c.max_features > 0, "'" << spec << "': MAX_FEATURES must be a positive number");
+  c.image = testing::LoadGrayJpeg(path);
+  c.label = path.substr(path.find_last_of('/') + 1);
+  if (colon2 != std::string::npos) {
+    int w = 0, h = 0;
+    PROJ_REQUIRE(std::sscanf(rest.substr(colon2 + 1).c_str(), "%dx%d", &w, &h) == 2 && w > 0 && h > 0,
+                 "'" << spec << "': the size must read WIDTHxHEIGHT, e.g. 1920x1080");
+    c.image = Resample(c.image, w, h);
+    c.label += "@" + std::to_string(w) + "x" + std::to_string(h);
   }
+  return c;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"SIFT extraction benchmark: GPU device time per image (CUDA events), or with --cpu "
+               "the CPU reference against OpenCV's SIFT"};
+  int cpu_threads = 0, repeats = 20;
+  std::vector<std::string> specs;
+  app.add_option("--cpu", cpu_threads,
+                 "Time the CPU reference and OpenCV with this many threads instead of the GPU; "
+                 "0 = GPU")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--repeats", repeats, "Timed repeats per image (median; at most 3 on the CPU)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("CASES", specs,
+                 "IMAGE:MAX_FEATURES[:WIDTHxHEIGHT] (JPEG; MAX_FEATURES 8192 when left out; a "
+                 "size resamples the image first)")
+      ->required();
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
+  std::vector<Case> cases;
+  for (const std::string& spec : specs) cases.push_back(ParseCase(spec));
   if (cpu_threads > 0) {
     for (const Case& c : cases) BenchCpu(c, cpu_threads, std::max(1, std::min(repeats, 3)));
     return 0;
@@ -167,4 +183,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}

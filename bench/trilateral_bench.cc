@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
 #include "core/parallel_for.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -223,7 +224,7 @@ int Main(int argc, char** argv) {
   app.add_option("--published-max-pixels", published_max_pixels, "largest image for the published GPU method");
   app.add_option("--check-max-pixels", check_max_pixels, "largest image checked against the CPU reference");
   app.add_option("--out", out_path, "markdown output file");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
 
   std::vector<Size> sizes;
   {
@@ -406,4 +407,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}

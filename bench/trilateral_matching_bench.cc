@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
 #include "core/timer.h"
 #include "features/feature_extractor.h"
 #include "features/image_preprocessing.h"
@@ -124,7 +125,7 @@ int Main(int argc, char** argv) {
   app.add_option("--device", device_name, "cpu or gpu (SIFT extraction and matching)")
       ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--out", out_path, "markdown output file");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
   const ComputeDevice device = device_name == "gpu" ? ComputeDevice::kGpu : ComputeDevice::kCpu;
 
   std::vector<GrayImage> photos;
@@ -229,4 +230,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}

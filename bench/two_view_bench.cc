@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_cli.h"
 #include "matching/two_view_geometry.h"
 #include "tests/features/sift_test_support.h"
 
@@ -181,7 +182,7 @@ int Main(int argc, char** argv) {
   app.add_option("--strecha", strecha, "Strecha scene folder (images/, gt_dense_cameras/)");
   app.add_option("--images", num_images, "first images of the Strecha scene");
   app.add_option("--features", max_features);
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
   const std::pair<const char*, Scene> scenes[] = {{"synthetic general", Scene::kGeneral},
                                                   {"synthetic planar", Scene::kPlanar},
                                                   {"synthetic rotation", Scene::kRotation},
@@ -198,4 +199,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace proj
 
-int main(int argc, char** argv) { return proj::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return proj::RunBenchmark([&] { return proj::Main(argc, argv); });
+}
