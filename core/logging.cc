@@ -8,6 +8,10 @@ namespace proj {
 namespace {
 std::atomic<int> g_level{static_cast<int>(LogLevel::kInfo)};
 std::mutex g_mutex;
+std::string g_status_line;  // under g_mutex; empty when none is on screen
+
+// Carriage return, then ANSI "erase to the end of the line".
+constexpr const char* kClearLine = "\r\033[K";
 }  // namespace
 
 void SetLogLevel(LogLevel level) { g_level = static_cast<int>(level); }
@@ -20,7 +24,20 @@ void LogMessage(LogLevel level, const std::string& message) {
   if (level == LogLevel::kError) prefix = "error: ";
   if (level == LogLevel::kDebug) prefix = "debug: ";
   std::lock_guard<std::mutex> lock(g_mutex);
-  std::cerr << prefix << message << '\n' << std::flush;
+  if (!g_status_line.empty()) std::cerr << kClearLine;
+  std::cerr << prefix << message << '\n' << g_status_line << std::flush;
+}
+
+void DrawStatusLine(const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_status_line = line;
+  std::cerr << kClearLine << line << std::flush;
+}
+
+void FinishStatusLine(const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_status_line.clear();
+  std::cerr << kClearLine << line << '\n' << std::flush;
 }
 
 }  // namespace proj

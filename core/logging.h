@@ -14,6 +14,13 @@ void SetLogLevel(LogLevel level);
 LogLevel GetLogLevel();
 void LogMessage(LogLevel level, const std::string& message);
 
+// A status line (a progress bar, core/progress.h) redrawn in place at the bottom of a
+// terminal: LogMessage clears it, prints the message and draws it again below, so messages
+// never garble it. Only for a stderr that is a terminal.
+void DrawStatusLine(const std::string& line);
+// Draws `line` a last time and ends it with a newline; it is no longer redrawn.
+void FinishStatusLine(const std::string& line);
+
 }  // namespace proj
 
 #define PROJ_LOG(level, message)                                              \

@@ -1,6 +1,12 @@
-// Progress of a long stage on stderr ("extracting features: 7/11 images"). Thread-safe:
-// workers call Advance() as items finish. Prints at most a few times per second, always the
-// last item, and nothing when the log level is above kInfo (--quiet).
+// Progress of a long stage on stderr. Thread-safe: workers call Advance() as items finish.
+// Nothing is printed when the log level is above kInfo (--quiet).
+//  - stderr a terminal: one line per stage, redrawn in place at most 10 times a second, ended
+//    with a newline when the stage completes (or the Progress is destroyed):
+//      extracting features [##########..........] 6/11 images  1.9 images/s  ETA 0:03
+//    Log messages printed meanwhile clear the line first and redraw it below themselves
+//    (core/logging.h), so they never garble it.
+//  - otherwise (logs, CI, pipes): plain log lines at most 4 times a second, always the last
+//    count ("extracting features: 7/11 images").
 #pragma once
 
 #include <atomic>
@@ -13,6 +19,10 @@ namespace proj {
 class Progress {
  public:
   Progress(std::string stage, int total, std::string unit);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
   void Advance(int count = 1);
   int done() const { return done_.load(); }
 
@@ -20,9 +30,29 @@ class Progress {
   std::string stage_;
   std::string unit_;
   int total_;
+  bool terminal_;  // stderr is a terminal: redraw one line in place
   std::atomic<int> done_{0};
   std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_print_;
+  std::string last_line_;  // the bar last drawn, empty when none is on screen
+  bool finished_ = false;  // the final count was printed
 };
+
+// The pieces of the terminal line, pure functions of their arguments.
+
+// `width` cells between brackets, '#' for the done share (rounded down, so the bar is full
+// only when done == total), '.' for the rest: ProgressBar(1, 4, 8) == "[##......]".
+std::string ProgressBar(int done, int total, int width);
+// A rate with about three significant digits: 1234, 123, 12.3, 1.23, 0.12.
+std::string FormatRate(double items_per_second);
+// Seconds as M:SS or H:MM:SS (rounded up, so 0:00 only when nothing is left); "?" when the
+// duration is unknown (negative, infinite or NaN).
+std::string FormatDuration(double seconds);
+// The whole line, cut to `columns` - 1 characters (a line as wide as the terminal would wrap
+// and break the redraw): stage, bar, done/total unit, rate, and the ETA from the mean rate
+// so far, or once done the time taken ("in 0:12").
+std::string FormatProgressLine(const std::string& stage, int done, int total,
+                               const std::string& unit, double elapsed_seconds, int columns);
 
 }  // namespace proj
