@@ -216,5 +216,29 @@ TEST(Cli, HelpExplainsExitCodes) {
   EXPECT_NE(run.output.find("Exit codes"), std::string::npos);
 }
 
+TEST(Cli, VersionAndHelpThatReadsWell) {
+  const RunResult version = RunSfm("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.output.rfind("sfm ", 0), 0u) << version.output;
+  const RunResult help = RunSfm("reconstruct --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--device auto|cpu|gpu"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("[auto]"), std::string::npos) << help.output;
+  EXPECT_EQ(help.output.find("ENUM"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--quiet"), std::string::npos) << help.output;
+  const RunResult bad = RunSfm("reconstruct in -o out --device tpu");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("'tpu' is not one of auto|cpu|gpu"), std::string::npos) << bad.output;
+}
+
+TEST(Cli, QuietAndVerboseAfterTheSubCommand) {
+  for (const char* flag : {"--quiet", "-q", "--verbose"}) {
+    const RunResult run = RunSfm(std::string("reconstruct /nonexistent/folder -o /tmp/unused_out ") + flag);
+    EXPECT_EQ(run.exit_code, 2) << flag;
+    EXPECT_EQ(run.output.find("not expected"), std::string::npos) << run.output;  // parsed
+    EXPECT_NE(run.output.find("/nonexistent/folder"), std::string::npos) << run.output;
+  }
+}
+
 }  // namespace
 }  // namespace proj

@@ -104,15 +104,7 @@ TEST(ColmapBinary, CameraModelIdsAreColmaps) {
 
 // Expects ReadColmapBinary(dir) to throw InputError mentioning every string in `fragments`.
 void ExpectReadError(const std::string& dir, const std::vector<std::string>& fragments) {
-  try {
-    ReadColmapBinary(dir);
-    ADD_FAILURE() << "no error for " << dir;
-  } catch (const InputError& error) {
-    for (const auto& fragment : fragments) {
-      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
-          << "'" << error.what() << "' lacks '" << fragment << "'";
-    }
-  }
+  testing::ExpectInputError([&] { ReadColmapBinary(dir); }, fragments);
 }
 
 TEST(ColmapBinary, EveryTruncationIsAnInputErrorNamingTheFile) {

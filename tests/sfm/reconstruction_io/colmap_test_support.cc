@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/check.h"
+
 namespace proj::testing {
 
 std::string ReadText(const std::string& path) {
@@ -52,6 +54,18 @@ void ExpectScenesEqual(const Scene& a, const Scene& b) {
     for (size_t k = 0; k < p.track.size(); ++k) {
       EXPECT_EQ(p.track[k].image_id, q.track[k].image_id);
       EXPECT_EQ(p.track[k].keypoint_index, q.track[k].keypoint_index);
+    }
+  }
+}
+
+void ExpectInputError(const std::function<void()>& read, const std::vector<std::string>& fragments) {
+  try {
+    read();
+    ADD_FAILURE() << "no InputError (expected one mentioning '" << fragments.front() << "')";
+  } catch (const InputError& error) {
+    for (const auto& fragment : fragments) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
+          << "'" << error.what() << "' lacks '" << fragment << "'";
     }
   }
 }
