@@ -7,7 +7,7 @@ namespace {
 
 // Draws the segment a-b, clipped to the part in front of the viewer.
 void DrawSegment(const RenderView& view, const Eigen::Vector3d& a_world,
-                 const Eigen::Vector3d& b_world, const Rgb& color, ZBufferCanvas* canvas) {
+                 const Eigen::Vector3d& b_world, const Rgb8& color, ZBufferCanvas* canvas) {
   Eigen::Vector3d a = view.cam_from_world * a_world;
   Eigen::Vector3d b = view.cam_from_world * b_world;
   const double near = 1e-3 * view.target_distance;

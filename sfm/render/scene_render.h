@@ -15,8 +15,8 @@ namespace proj {
 struct RenderStyle {
   double point_size_px = 2;  // splat diameter, in (0, 64]
   bool draw_cameras = true;
-  Rgb background = {24, 26, 31};
-  Rgb camera_color = {235, 64, 52};
+  Rgb8 background = {24, 26, 31};
+  Rgb8 camera_color = {235, 64, 52};
   // Depth of a frustum's base as a share of the viewer's distance to its target.
   double frustum_depth_share = 0.04;
 

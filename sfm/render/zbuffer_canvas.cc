@@ -8,7 +8,7 @@
 
 namespace proj {
 
-ZBufferCanvas::ZBufferCanvas(int width_px, int height_px, const Rgb& background)
+ZBufferCanvas::ZBufferCanvas(int width_px, int height_px, const Rgb8& background)
     : width_(width_px), height_(height_px) {
   PROJ_REQUIRE(width_px > 0 && height_px > 0 && width_px <= 16384 && height_px <= 16384,
                "render size " << width_px << "x" << height_px << " must be 1..16384 px a side");
@@ -18,7 +18,7 @@ ZBufferCanvas::ZBufferCanvas(int width_px, int height_px, const Rgb& background)
   depth_.assign(num_pixels, std::numeric_limits<float>::infinity());
 }
 
-void ZBufferCanvas::Plot(int x, int y, double depth, const Rgb& color) {
+void ZBufferCanvas::Plot(int x, int y, double depth, const Rgb8& color) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
   const size_t index = static_cast<size_t>(y) * width_ + x;
   if (!(depth < depth_[index])) return;
@@ -27,7 +27,7 @@ void ZBufferCanvas::Plot(int x, int y, double depth, const Rgb& color) {
 }
 
 void ZBufferCanvas::Splat(const Eigen::Vector2d& center_px, double depth, double diameter_px,
-                          const Rgb& color) {
+                          const Rgb8& color) {
   if (!center_px.allFinite()) return;
   const double radius = 0.5 * diameter_px;
   const double radius_squared = radius * radius;
@@ -54,7 +54,7 @@ void ZBufferCanvas::Splat(const Eigen::Vector2d& center_px, double depth, double
 }
 
 void ZBufferCanvas::Line(const Eigen::Vector2d& a_px, double a_depth, const Eigen::Vector2d& b_px,
-                         double b_depth, const Rgb& color) {
+                         double b_depth, const Rgb8& color) {
   if (!a_px.allFinite() || !b_px.allFinite() || !(a_depth > 0) || !(b_depth > 0)) return;
   // Segments far outside the canvas (a camera just beside the viewer) are skipped rather
   // than walked pixel by pixel.

@@ -4,8 +4,6 @@
 // (0.5, 0.5). Depth is any positive distance along the view axis; smaller is nearer.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <vector>
 
 #include <Eigen/Core>
@@ -14,25 +12,23 @@
 
 namespace proj {
 
-using Rgb = std::array<uint8_t, 3>;
-
 class ZBufferCanvas {
  public:
-  ZBufferCanvas(int width_px, int height_px, const Rgb& background);
+  ZBufferCanvas(int width_px, int height_px, const Rgb8& background);
 
   // A disc of `diameter_px` centred at `center_px`, at one depth. A diameter below one pixel
   // still fills the pixel that contains the centre, so no point disappears.
-  void Splat(const Eigen::Vector2d& center_px, double depth, double diameter_px, const Rgb& color);
+  void Splat(const Eigen::Vector2d& center_px, double depth, double diameter_px, const Rgb8& color);
   // A one-pixel line; the depth is interpolated perspective-correctly (linear in 1 / depth).
   void Line(const Eigen::Vector2d& a_px, double a_depth, const Eigen::Vector2d& b_px,
-            double b_depth, const Rgb& color);
+            double b_depth, const Rgb8& color);
 
   int width() const { return width_; }
   int height() const { return height_; }
   Image ToImage() const;  // RGB
 
  private:
-  void Plot(int x, int y, double depth, const Rgb& color);
+  void Plot(int x, int y, double depth, const Rgb8& color);
 
   int width_;
   int height_;

@@ -12,7 +12,7 @@ namespace {
 constexpr int kWidth = 200;
 constexpr int kHeight = 150;
 
-Rgb PixelAt(const Image& image, int x, int y) {
+Rgb8 PixelAt(const Image& image, int x, int y) {
   const uint8_t* p = image.pixel(x, y);
   return {p[0], p[1], p[2]};
 }
@@ -27,7 +27,7 @@ RenderView IdentityView() {
   return view;
 }
 
-int AddColoredPoint(Scene* scene, const Eigen::Vector3d& position, const Rgb& color) {
+int AddColoredPoint(Scene* scene, const Eigen::Vector3d& position, const Rgb8& color) {
   const int id = scene->AddPoint(position, {});
   scene->points[id].color << color[0], color[1], color[2];
   return id;
@@ -35,7 +35,7 @@ int AddColoredPoint(Scene* scene, const Eigen::Vector3d& position, const Rgb& co
 
 TEST(SceneRender, PointsAppearInTheirColoursWhereTheyProjectAndBackgroundElsewhere) {
   Scene scene;
-  const Rgb red = {250, 10, 10}, green = {10, 240, 20}, blue = {30, 40, 250};
+  const Rgb8 red = {250, 10, 10}, green = {10, 240, 20}, blue = {30, 40, 250};
   AddColoredPoint(&scene, {0, 0, 5}, red);       // -> (100, 75)
   AddColoredPoint(&scene, {2, -1, 10}, green);   // -> (120, 65)
   AddColoredPoint(&scene, {-3, 1.5, 5}, blue);   // -> (40, 105)
@@ -54,7 +54,7 @@ TEST(SceneRender, PointsAppearInTheirColoursWhereTheyProjectAndBackgroundElsewhe
   int num_other = 0;
   for (int y = 0; y < kHeight; ++y) {
     for (int x = 0; x < kWidth; ++x) {
-      const Rgb pixel = PixelAt(image, x, y);
+      const Rgb8 pixel = PixelAt(image, x, y);
       if (pixel == style.background) {
         ++num_background;
       } else if (pixel != red && pixel != green && pixel != blue) {
@@ -70,7 +70,7 @@ TEST(SceneRender, PointsAppearInTheirColoursWhereTheyProjectAndBackgroundElsewhe
 
 TEST(SceneRender, NearerPointHidesFartherOne) {
   Scene scene;
-  const Rgb near = {200, 200, 0}, far = {0, 200, 200};
+  const Rgb8 near = {200, 200, 0}, far = {0, 200, 200};
   AddColoredPoint(&scene, {0, 0, 8}, far);
   AddColoredPoint(&scene, {0, 0, 4}, near);
   AddColoredPoint(&scene, {0.4, 0, 2}, far);   // -> (120, 75), drawn after and in front
