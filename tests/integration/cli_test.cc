@@ -183,6 +183,7 @@ TEST(Cli, StagesRunApartOnOneDatabase) {
   ASSERT_EQ(map.exit_code, 0) << map.output;
   EXPECT_NE(ReadFile(dir + "/out/report.json").find("\"registered_images\": 12"), std::string::npos);
   EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));
+  EXPECT_NE(ReadFile(dir + "/out/report.html").find("Reconstruction report"), std::string::npos);
 
   const RunResult reconstruct = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out2" + common +
                                        " --max-features 2048");
