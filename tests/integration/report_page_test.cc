@@ -5,9 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -22,13 +20,6 @@ namespace proj {
 namespace {
 
 constexpr Rgb8 kPointColors[] = {{240, 200, 30}, {40, 210, 240}};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool HaveChromium() { return std::system("command -v chromium > /dev/null 2>&1") == 0; }
 
@@ -84,7 +75,7 @@ TEST(ReportPage, OpensOfflineWithoutConsoleErrorsAndTheViewShowsThePoints) {
   WriteHtmlReport(result, run, page);
 
   const std::string dom = RunChromium(page, "--dump-dom", dir + "/dom_log.txt");
-  const std::string dom_log = ReadText(dir + "/dom_log.txt");
+  const std::string dom_log = testing::ReadTextFile(dir + "/dom_log.txt");
   ASSERT_NE(dom.find("Reconstruction report"), std::string::npos) << dom_log;
   EXPECT_TRUE(ConsoleMessages(dom_log).empty()) << ConsoleMessages(dom_log).front();
   if (std::strlen(report_assets::kThreeModuleJs) == 0) {
@@ -98,7 +89,7 @@ TEST(ReportPage, OpensOfflineWithoutConsoleErrorsAndTheViewShowsThePoints) {
 
   const std::string shot = dir + "/shot.png";
   RunChromium(page, "--screenshot=" + shot, dir + "/shot_log.txt");
-  const std::string shot_log = ReadText(dir + "/shot_log.txt");
+  const std::string shot_log = testing::ReadTextFile(dir + "/shot_log.txt");
   EXPECT_TRUE(ConsoleMessages(shot_log).empty()) << ConsoleMessages(shot_log).front();
   const Image image = ReadImageFile(shot);
   ASSERT_EQ(image.channels, 3);

@@ -4,9 +4,7 @@
 #include "sfm/pipeline/html_report.h"
 
 #include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -16,13 +14,6 @@
 
 namespace proj {
 namespace {
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 ReconstructionResult SmallResult() {
   ReconstructionResult result;
@@ -48,7 +39,7 @@ TEST(HtmlReport, HoldsCountsImagesSkippedFilesPictureAndViewData) {
   HtmlReportOptions options;
   options.max_view_points = 100;
   WriteHtmlReport(result, run, dir + "/report.html", options);
-  const std::string page = ReadText(dir + "/report.html");
+  const std::string page = testing::ReadTextFile(dir + "/report.html");
   EXPECT_NE(page.find("<td>registered images</td><td class=\"num\">5 of 6</td>"), std::string::npos);
   EXPECT_NE(page.find("<td>feature_extraction</td><td class=\"num\">1.50 s</td>"), std::string::npos);
   EXPECT_NE(page.find("broken &lt;1&gt;.jpg</td><td>truncated JPEG"), std::string::npos);
