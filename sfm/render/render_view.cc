@@ -74,7 +74,7 @@ bool RenderView::Project(const Eigen::Vector3d& point_world, Eigen::Vector2d* uv
 
 RenderView AutomaticView(const Scene& scene, const ViewOptions& options) {
   options.Check();
-  const Eigen::Vector3d target = RobustCentre(scene);
+  Eigen::Vector3d target = RobustCentre(scene);
 
   // The cameras' mean viewing direction and mean image-down axis.
   Eigen::Vector3d forward = Eigen::Vector3d::Zero();
@@ -110,6 +110,22 @@ RenderView AutomaticView(const Scene& scene, const ViewOptions& options) {
   cam_from_world_rotation.row(0) = view_x;
   cam_from_world_rotation.row(1) = -view_up;
   cam_from_world_rotation.row(2) = view_z;
+
+  // Look at the middle of the points' 2nd-98th percentile box across the view rather than at
+  // their median, so that a lopsided cloud fills the frame.
+  std::vector<double> across[2];
+  for (const auto& [id, point] : scene.points) {
+    const Eigen::Vector3d d = cam_from_world_rotation * (point.position - target);
+    across[0].push_back(d.x());
+    across[1].push_back(d.y());
+  }
+  if (!across[0].empty()) {
+    Eigen::Vector3d shift = Eigen::Vector3d::Zero();
+    for (int axis = 0; axis < 2; ++axis) {
+      shift[axis] = 0.5 * (Percentile(&across[axis], 0.02) + Percentile(&across[axis], 0.98));
+    }
+    target += cam_from_world_rotation.transpose() * shift;
+  }
 
   RenderView view;
   view.width_px = options.width_px;

@@ -1,8 +1,9 @@
 // The viewpoint of a picture of a reconstruction: a pinhole viewer (principal point at the
 // image centre) and how to choose one automatically.
 //
-// Automatic view: the viewer looks at the points' robust centre (per-axis median) from the
-// side the cameras look from (their mean viewing direction), raised by `elevation_deg` above
+// Automatic view: the viewer looks at the points' robust centre (per-axis median, moved
+// across the view to the middle of their 2nd-98th percentiles) from the side the cameras
+// look from (their mean viewing direction), raised by `elevation_deg` above
 // the cameras' mean horizon (up = minus the mean image-down axis) and turned by
 // `azimuth_deg` about that up axis (cameras all around the scene, with no clear mean
 // direction: from the first camera's side), far enough back that the 2nd-98th percentile of the
