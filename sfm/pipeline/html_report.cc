@@ -142,14 +142,9 @@ void WriteSummary(const ReconstructionResult& result, const RunDescription& run,
   WriteRow(out, "bundle adjustments global / local", std::to_string(result.mapper.num_global_ba) +
                                                          " / " + std::to_string(result.mapper.num_local_ba));
   WriteRow(out, "device", run.device);
-  WriteRow(out, "features / matcher", result.extractor + " / " + result.matcher);
+  if (!result.extractor.empty()) WriteRow(out, "features / matcher", result.extractor + " / " + result.matcher);
   out << "</table></div>\n<div><h2>Stage times</h2><table>\n";
-  double total = 0;
-  for (const auto& [stage, seconds] : result.times.entries()) {
-    WriteRow(out, stage, Fixed(seconds, 2) + " s");
-    total += seconds;
-  }
-  WriteRow(out, "total", Fixed(total, 2) + " s");
+  for (const auto& [stage, seconds] : result.times.entries()) WriteRow(out, stage, Fixed(seconds, 2) + " s");
   out << "</table></div></div>\n";
 }
 
