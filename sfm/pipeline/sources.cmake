@@ -24,10 +24,10 @@ if(PROJ_BUNDLE_THREE_JS AND EXISTS ${PROJ_THREE_JS_DIR}/three.module.min.js)
   set(three_module ${PROJ_THREE_JS_DIR}/three.module.min.js)
   set(orbit_controls ${PROJ_THREE_JS_DIR}/OrbitControls.js)
   set(three_version ${PROJ_THREE_JS_VERSION})
-  set(PROJ_THREE_JS_LICENSE ${PROJ_THREE_JS_DIR}/LICENSE)  # installed beside the docs
+  install(FILES ${PROJ_THREE_JS_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR}
+          RENAME three.js-LICENSE)
 else()
   set(three_version "")
-  set(PROJ_THREE_JS_LICENSE "")
 endif()
 set(report_assets_cc ${PROJECT_BINARY_DIR}/generated/report_assets.cc)
 add_custom_command(
