@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/base64.h"
 #include "io/image_encode.h"
@@ -21,6 +22,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px;
 h1 { font-size: 22px; margin: 16px 0 2px; } h2 { font-size: 17px; margin: 24px 0 8px; }
 .sub { color: #5b6070; margin: 0; word-break: break-all; }
 #viewer { height: 560px; background: #181a1f; border-radius: 6px; overflow: hidden; }
+#viewer.absent { height: auto; }
 #viewer-status { color: #5b6070; margin: 6px 0 0; }
 .missing { padding: 24px; color: #e8e8e8; }
 img.picture { max-width: 100%; border-radius: 6px; }
@@ -69,12 +71,12 @@ std::string ModelJson(const Scene& scene, const RenderView& view, double fov_deg
   const Eigen::Matrix3d cam_from_world = view.cam_from_world.rotation.toRotationMatrix();
   const Eigen::Vector3d position = view.cam_from_world.Center();
   const Eigen::Vector3d target = position + view.target_distance * cam_from_world.row(2).transpose();
-  const size_t stride = (scene.points.size() + max_points - 1) / std::max(max_points, 1);
+  const size_t stride = std::max<size_t>(1, (scene.points.size() + max_points - 1) / max_points);
   std::vector<float> points;
   std::vector<uint8_t> colors;
   size_t index = 0;
   for (const auto& [id, point] : scene.points) {
-    if (index++ % std::max<size_t>(stride, 1) != 0) continue;
+    if (index++ % stride != 0) continue;
     for (int axis = 0; axis < 3; ++axis) {
       points.push_back(static_cast<float>(point.position[axis] - target[axis]));
       colors.push_back(point.color[axis]);
@@ -188,8 +190,14 @@ void WriteSkipped(const ReconstructionResult& result, std::ostream& out) {
 
 }  // namespace
 
+void HtmlReportOptions::Check() const {
+  PROJ_REQUIRE(max_view_points >= 1, "HtmlReportOptions.max_view_points must be >= 1");
+  // The picture's size is checked by AutomaticView.
+}
+
 void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& run,
                      const std::string& path, const HtmlReportOptions& options) {
+  options.Check();
   const Scene& scene = result.scene;
   ViewOptions view_options;
   view_options.width_px = options.picture_width_px;
@@ -206,7 +214,8 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
     if (has_viewer) out << ImportMap();
     out << "</head><body>\n<h1>Reconstruction report</h1>\n<p class=\"sub\">"
         << Escape(run.images_dir) << "</p>\n<p class=\"sub\"><code>" << Escape(run.command_line)
-        << "</code></p>\n<h2>3D view</h2>\n<div id=\"viewer\">";
+        << "</code></p>\n<h2>3D view</h2>\n<div id=\"viewer\"" << (has_viewer ? "" : " class=\"absent\"")
+        << ">";
     if (!has_viewer) {
       out << "<p class=\"missing\">The interactive 3D view is missing: this build of sfm has no "
              "three.js (npm could not fetch it when sfm was built). The picture below shows the "

@@ -18,6 +18,8 @@ struct HtmlReportOptions {
   int max_view_points = 200000;
   int picture_width_px = 1200;
   int picture_height_px = 800;
+
+  void Check() const;  // throws InputError naming the field
 };
 
 // Writes the page atomically; throws InputError naming `path` when it cannot be written.
