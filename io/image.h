@@ -1,11 +1,14 @@
 // Decoded 8-bit image in memory, row-major, interleaved channels (1 = grey, 3 = RGB).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace proj {
+
+using Rgb8 = std::array<uint8_t, 3>;  // one RGB pixel or colour
 
 struct Image {
   int width = 0;

@@ -12,9 +12,9 @@
 
 #include <Eigen/Core>
 
-namespace proj {
+#include "io/image.h"
 
-using Rgb8 = std::array<uint8_t, 3>;
+namespace proj {
 
 struct PlyMesh {
   std::vector<Eigen::Vector3f> positions;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package the project needs to build, test and run.
+# Installs every Debian 12 package the project needs to build, test and run. npm fetches
+# three.js for report.html's 3D view at configure time (sfm/pipeline/sources.cmake).
 # CUDA (nvcc) is not a Debian package: when /usr/local/cuda/bin/nvcc is present the GPU
 # kernels are built, otherwise the program is built for the CPU only.
 set -euo pipefail
@@ -11,14 +12,8 @@ packages=(
   libcli11-dev libturbojpeg0-dev libpng-dev libexif-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "setup: installing ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# npm: Debian's package, unless an npm is on PATH already (a Node.js installed from elsewhere
+# ships its own, and Debian's npm would conflict with it).
+command -v npm >/dev/null || packages+=(npm)
+bash "$(dirname "$0")/apt_install.sh" "${packages[@]}"
 echo "setup: all packages present" >&2

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/install_test_tools.sh
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 1800

@@ -17,6 +17,7 @@ CommandRunner AddMapCommand(CLI::App& app);
 CommandRunner AddSynthCommand(CLI::App& app);
 CommandRunner AddEvaluateCommand(CLI::App& app);
 CommandRunner AddFilterCommand(CLI::App& app);
+CommandRunner AddRenderCommand(CLI::App& app);
 
 // Exit codes, documented in --help.
 constexpr int kExitSuccess = 0;

@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
       proj::app::AddEvaluateCommand);
   add("filter", "Write the trilateral-filtered version of an image (to look at it)",
       proj::app::AddFilterCommand);
+  add("render", "Draw a picture (PNG) of a model's points and cameras, without a GPU",
+      proj::app::AddRenderCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -35,7 +35,7 @@ int FinishReconstruction(ReconstructionResult* result, const RunDescription& run
           << MeanReprojectionErrorPx(scene) << " px, mean track length " << MeanTrackLength(scene)
           << "\ntimes:";
   for (const auto& [stage, seconds] : result->times.entries()) summary << " " << stage << " " << seconds << " s;";
-  summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json";
+  summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json, report.html";
   std::cout << summary.str() << std::endl;
   for (const auto& image : scene.images) {
     if (!image.registered) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");

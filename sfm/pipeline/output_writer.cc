@@ -7,6 +7,7 @@
 #include "io/atomic_file.h"
 #include "io/ply.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/pipeline/html_report.h"
 #include "sfm/reconstruction_io/colmap_binary.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 
@@ -142,6 +143,7 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
   WritePoints(result.scene, (fs::path(out_dir) / "points.ply").string());
   WriteCameras(result.scene, (fs::path(out_dir) / "cameras.ply").string());
   WriteReport(result, run, (fs::path(out_dir) / "report.json").string());
+  WriteHtmlReport(result, run, (fs::path(out_dir) / "report.html").string());
 }
 
 }  // namespace proj

@@ -3,6 +3,7 @@
 //   cameras.ply  camera frustums beside the points
 //   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format
 //   report.json  stage times, counts, registration and accuracy statistics
+//   report.html  the same as a page, with a picture and a 3D view (html_report.h)
 #pragma once
 
 #include <string>

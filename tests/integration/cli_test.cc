@@ -12,6 +12,8 @@
 #include "datasets/synthetic/synthetic_scene.h"
 #include "io/image_decode.h"
 #include "io/image_encode.h"
+#include "sfm/reconstruction_io/colmap_text.h"
+#include "tests/sfm/ba/synthetic_scene.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -183,6 +185,7 @@ TEST(Cli, StagesRunApartOnOneDatabase) {
   ASSERT_EQ(map.exit_code, 0) << map.output;
   EXPECT_NE(ReadFile(dir + "/out/report.json").find("\"registered_images\": 12"), std::string::npos);
   EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));
+  EXPECT_NE(ReadFile(dir + "/out/report.html").find("Reconstruction report"), std::string::npos);
 
   const RunResult reconstruct = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out2" + common +
                                        " --max-features 2048");
@@ -195,6 +198,35 @@ TEST(Cli, StagesRunApartOnOneDatabase) {
   EXPECT_EQ(changed.exit_code, 2) << changed.output;
   EXPECT_NE(changed.output.find("--max-features was 2048, this run asks for 1000"), std::string::npos)
       << changed.output;
+}
+
+TEST(Cli, RenderDrawsAModelAndNamesABadModelFolder) {
+  const std::string dir = testing::MakeTempDir("cli_render");
+  const RunResult missing = RunSfm("render " + dir + "/no_model " + dir + "/a.png");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find(dir + "/no_model"), std::string::npos) << missing.output;
+  fs::create_directories(dir + "/empty");
+  const RunResult empty = RunSfm("render " + dir + "/empty " + dir + "/a.png");
+  EXPECT_EQ(empty.exit_code, 2) << empty.output;
+  EXPECT_NE(empty.output.find(dir + "/empty/cameras.txt"), std::string::npos) << empty.output;
+  EXPECT_FALSE(fs::exists(dir + "/a.png"));
+
+  Scene scene = testing::MakeSyntheticScene(testing::SyntheticSceneOptions{});
+  for (auto& [id, point] : scene.points) point.color.setConstant(128);
+  WriteColmapText(scene, dir + "/model");
+  const RunResult bad_size = RunSfm("render " + dir + "/model " + dir + "/a.png --point-size 0");
+  EXPECT_EQ(bad_size.exit_code, 2) << bad_size.output;
+  const RunResult run = RunSfm("render " + dir + "/model " + dir + "/picture.png --width 320 "
+                               "--height 240 --azimuth 30 --elevation 10 --point-size 3");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const Image picture = ReadImageFile(dir + "/picture.png");
+  EXPECT_EQ(picture.width, 320);
+  EXPECT_EQ(picture.height, 240);
+  int num_point_pixels = 0;
+  for (int y = 0; y < picture.height; ++y) {
+    for (int x = 0; x < picture.width; ++x) num_point_pixels += picture.pixel(x, y)[0] == 128;
+  }
+  EXPECT_GT(num_point_pixels, 200);
 }
 
 TEST(Cli, UnusableDatabaseIsExitCode2NamingTheFile) {

@@ -12,6 +12,8 @@ std::string SharedDatasetsDir();
 std::string SharedDatasetPath(const std::string& relative);
 // A fresh, empty folder for this test under the build tree (or $PROJ_TEST_TMP).
 std::string MakeTempDir(const std::string& name);
+// The whole file as text ("" when it cannot be read).
+std::string ReadTextFile(const std::string& path);
 // Path of a built executable of the project (e.g. "sfm"), for end-to-end CLI tests.
 std::string BuiltExecutable(const std::string& name);
 
