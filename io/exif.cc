@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <vector>
 
 #include "io/file_bytes.h"
@@ -103,12 +104,14 @@ ExifData Extract(LibExifData* data) {
   ExifData exif;
   const ExifByteOrder order = exif_data_get_byte_order(data);
 
-  exif.focal_length_mm = PositiveRational(FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH), order);
-  if (const auto f35 = IntegerValue(
-          FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM), order);
-      f35 && *f35 > 0) {
+  const ExifEntry* focal = FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH);
+  exif.focal_length_mm = PositiveRational(focal, order);
+  const ExifEntry* focal_35mm = FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM);
+  if (const auto f35 = IntegerValue(focal_35mm, order); f35 && *f35 > 0) {
     exif.focal_length_35mm = static_cast<double>(*f35);
   }
+  exif.invalid_focal_tag = (focal != nullptr && !exif.focal_length_mm) ||
+                           (focal_35mm != nullptr && !exif.focal_length_35mm);
   exif.focal_plane_x_resolution = PositiveRational(
       FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_PLANE_X_RESOLUTION), order);
   if (const auto unit = IntegerValue(
@@ -194,8 +197,10 @@ std::optional<double> FocalPlaneResolutionPxPerMm(const ExifData& exif) {
   return *exif.focal_plane_x_resolution / unit_mm;
 }
 
-std::optional<double> FocalLengthPixelsFromExif(const ExifData& exif, int width, int height) {
-  if (width <= 0 || height <= 0) return std::nullopt;
+namespace {
+
+// The focal length in pixels the tags state, plausible or not.
+std::optional<double> StatedFocalLengthPixels(const ExifData& exif, int width, int height) {
   const double max_side = std::max(width, height);
   std::optional<double> focal_px;
   if (exif.focal_length_35mm) {
@@ -209,11 +214,33 @@ std::optional<double> FocalLengthPixelsFromExif(const ExifData& exif, int width,
       focal_px = *exif.focal_length_mm * *px_per_mm * scale;
     }
   }
-  if (!focal_px || !std::isfinite(*focal_px) || *focal_px < 0.05 * max_side ||
-      *focal_px > 50 * max_side) {
-    return std::nullopt;
-  }
   return focal_px;
+}
+
+bool PlausibleFocal(double focal_px, int width, int height) {
+  const double max_side = std::max(width, height);
+  return std::isfinite(focal_px) && focal_px >= 0.05 * max_side && focal_px <= 50 * max_side;
+}
+
+}  // namespace
+
+std::optional<double> FocalLengthPixelsFromExif(const ExifData& exif, int width, int height) {
+  if (width <= 0 || height <= 0) return std::nullopt;
+  const std::optional<double> focal_px = StatedFocalLengthPixels(exif, width, height);
+  if (!focal_px || !PlausibleFocal(*focal_px, width, height)) return std::nullopt;
+  return focal_px;
+}
+
+std::string IgnoredFocalLengthReason(const ExifData& exif, int width, int height) {
+  if (width <= 0 || height <= 0) return "";
+  const std::optional<double> focal_px = StatedFocalLengthPixels(exif, width, height);
+  if (focal_px && !PlausibleFocal(*focal_px, width, height)) {
+    std::ostringstream reason;
+    reason << "it gives " << *focal_px << " px, outside 0.05..50 x the longer image side";
+    return reason.str();
+  }
+  if (!focal_px && exif.invalid_focal_tag) return "a focal length tag is zero, negative or not a number";
+  return "";
 }
 
 }  // namespace proj

@@ -32,6 +32,8 @@ struct ExifData {
   std::optional<GpsPosition> gps;  // present when latitude and longitude are
 
   bool has_orientation_tag = false;
+  // FocalLength or FocalLengthIn35mmFilm is present but zero, negative or not a number.
+  bool invalid_focal_tag = false;
 };
 
 // Reads the EXIF block of a JPEG. A file without EXIF (or a PNG) gives a default ExifData;
@@ -51,5 +53,10 @@ std::optional<double> FocalPlaneResolutionPxPerMm(const ExifData& exif);
 //     max(PixelXDimension, PixelYDimension) when the image was resized;
 //  3. else nullopt. Implausible results (outside 0.05..50 x max(width, height)) are nullopt.
 std::optional<double> FocalLengthPixelsFromExif(const ExifData& exif, int width, int height);
+
+// Why the file's focal length tags give no prior for a width x height image: "" when they
+// give one or there are none to use; otherwise the reason (an invalid tag, or a result
+// outside 0.05..50 x the longer side), for a warning.
+std::string IgnoredFocalLengthReason(const ExifData& exif, int width, int height);
 
 }  // namespace proj

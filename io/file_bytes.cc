@@ -14,6 +14,8 @@ std::vector<uint8_t> ReadFilePrefix(const std::string& path, size_t max_bytes,
                                     size_t* file_size) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
+  PROJ_REQUIRE(!error || error == std::errc::no_such_file_or_directory,
+               "'" << path << "': cannot open (" << error.message() << ")");
   PROJ_REQUIRE(fs::exists(status), "'" << path << "': file not found");
   PROJ_REQUIRE(!fs::is_directory(status), "'" << path << "': is a folder, not a file");
   std::ifstream stream(path, std::ios::binary);

@@ -22,8 +22,6 @@ namespace proj {
 namespace {
 
 constexpr uint8_t kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-// Refuse absurd sizes before allocating (1 gigapixel).
-constexpr double kMaxPixels = 1e9;
 
 enum class Signature { kJpeg, kPng, kUnknown };
 
@@ -54,17 +52,21 @@ bool ContainsNoCase(std::string text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
 }
 
-void RequireSize(long long width, long long height, const std::string& name) {
+void RequireSize(long long width, long long height, const std::string& name,
+                 const DecodeOptions& options) {
   PROJ_REQUIRE(width > 0 && height > 0,
                "'" << name << "': invalid image size " << width << "x" << height);
-  PROJ_REQUIRE(static_cast<double>(width) * height <= kMaxPixels,
-               "'" << name << "': image too large (" << width << "x" << height << ")");
+  PROJ_REQUIRE(static_cast<double>(width) * height <= static_cast<double>(options.max_pixels),
+               "'" << name << "': image too large (" << width << "x" << height << " = "
+                   << width * height << " pixels; the limit is " << options.max_pixels
+                   << " pixels, raise it with --max-image-pixels)");
 }
 
 // ---------------------------------------------------------------------------------------
 // JPEG
 
-void RequireDecodableJpeg(const JpegMarkerInfo& markers, const std::string& name) {
+void RequireDecodableJpeg(const JpegMarkerInfo& markers, const std::string& name,
+                          const DecodeOptions& options) {
   using Status = JpegMarkerInfo::Status;
   PROJ_REQUIRE(markers.status != Status::kInvalid,
                "'" << name << "': corrupt JPEG (" << markers.error << ")");
@@ -77,7 +79,7 @@ void RequireDecodableJpeg(const JpegMarkerInfo& markers, const std::string& name
                    << " colour components");
   PROJ_REQUIRE(markers.height > 0, "'" << name << "': unsupported JPEG without a height in "
                                           "its frame header (DNL marker)");
-  RequireSize(markers.width, markers.height, name);
+  RequireSize(markers.width, markers.height, name, options);
 }
 
 struct TjDeleter {
@@ -86,35 +88,41 @@ struct TjDeleter {
 
 // After a TurboJPEG call failed: throws unless it only warned about stray bytes between
 // segments (harmless: the decoder skips them). Warnings about missing or corrupt data mean
-// grey or garbage pixels, so they are errors.
-void RequireHarmlessTjWarning(tjhandle handle, const std::string& name) {
+// grey or garbage pixels, so they are errors. A stream that ran out of data before its
+// end-of-image marker is truncated; a complete one that stops early ("premature end of data
+// segment": a marker inside the scan) is corrupt.
+void RequireHarmlessTjWarning(tjhandle handle, const uint8_t* data, size_t size,
+                              const std::string& name) {
   const std::string message = tjGetErrorStr2(handle);
   const bool warning = tjGetErrorCode(handle) == TJERR_WARNING;
-  PROJ_REQUIRE(!ContainsNoCase(message, "premature end"),
+  const bool ends_with_eoi = size >= 2 && data[size - 2] == 0xFF && data[size - 1] == 0xD9;
+  PROJ_REQUIRE(ends_with_eoi || !(ContainsNoCase(message, "premature end") ||
+                                  ContainsNoCase(message, "missing sos")),
                "'" << name << "': truncated JPEG (premature end of data)");
   PROJ_REQUIRE(warning && ContainsNoCase(message, "extraneous bytes"),
                "'" << name << "': corrupt JPEG (" << message << ")");
 }
 
-Image DecodeJpeg(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info) {
+Image DecodeJpeg(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info,
+                 const DecodeOptions& options) {
   const JpegMarkerInfo markers = ParseJpegMarkers(data, size);
-  RequireDecodableJpeg(markers, name);
+  RequireDecodableJpeg(markers, name, options);
   std::unique_ptr<void, TjDeleter> handle(tjInitDecompress());
   PROJ_CHECK(handle != nullptr, "tjInitDecompress failed: " << tjGetErrorStr2(nullptr));
   int width = 0, height = 0, subsampling = 0, colorspace = 0;
   const unsigned long jpeg_size = static_cast<unsigned long>(size);
   if (tjDecompressHeader3(handle.get(), data, jpeg_size, &width, &height, &subsampling,
                           &colorspace) != 0) {
-    RequireHarmlessTjWarning(handle.get(), name);
+    RequireHarmlessTjWarning(handle.get(), data, size, name);
   }
-  RequireSize(width, height, name);
+  RequireSize(width, height, name, options);
   const bool cmyk = colorspace == TJCS_CMYK || colorspace == TJCS_YCCK;
   const int pixel_format = colorspace == TJCS_GRAY ? TJPF_GRAY : cmyk ? TJPF_CMYK : TJPF_RGB;
   const int decoded_channels = tjPixelSize[pixel_format];
   std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * decoded_channels);
   if (tjDecompress2(handle.get(), data, jpeg_size, pixels.data(), width, 0, height,
                     pixel_format, 0) != 0) {
-    RequireHarmlessTjWarning(handle.get(), name);
+    RequireHarmlessTjWarning(handle.get(), data, size, name);
     PROJ_LOG(kWarning, "'" << name << "': " << tjGetErrorStr2(handle.get()));
   }
   Image image;
@@ -214,7 +222,16 @@ bool PngReadPixels(png_structp png, png_infop png_info, const PngLayout& layout,
   return true;
 }
 
-Image DecodePng(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info) {
+// After libpng failed: throws, naming truncation or the corruption libpng reported.
+void RequireNotTruncatedPng(const PngReadState& state, const std::string& name) {
+  const bool truncated = ContainsNoCase(state.error, "premature end") ||
+                         ContainsNoCase(state.error, "not enough image data");
+  PROJ_REQUIRE(!truncated, "'" << name << "': truncated PNG (premature end of data)");
+  PROJ_REQUIRE(false, "'" << name << "': corrupt PNG (" << state.error << ")");
+}
+
+Image DecodePng(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info,
+                const DecodeOptions& options) {
   PngReadState state;
   state.data = data;
   state.size = size;
@@ -229,19 +246,13 @@ Image DecodePng(const uint8_t* data, size_t size, const std::string& name, Image
   } cleanup{&png, &png_info};
 
   PngLayout layout;
-  PROJ_REQUIRE(PngReadHeader(png, png_info, &state, &layout),
-               "'" << name << "': corrupt PNG (" << state.error << ")");
-  RequireSize(layout.width, layout.height, name);
+  if (!PngReadHeader(png, png_info, &state, &layout)) RequireNotTruncatedPng(state, name);
+  RequireSize(layout.width, layout.height, name, options);
   PROJ_CHECK(layout.channels >= 1 && layout.channels <= 4 &&
                  layout.row_bytes == static_cast<size_t>(layout.width) * layout.channels,
              "unexpected PNG layout after 8-bit transforms");
   std::vector<uint8_t> raw(layout.row_bytes * layout.height);
-  if (!PngReadPixels(png, png_info, layout, raw.data())) {
-    const bool truncated = ContainsNoCase(state.error, "premature end") ||
-                           ContainsNoCase(state.error, "not enough image data");
-    PROJ_REQUIRE(!truncated, "'" << name << "': truncated PNG (premature end of data)");
-    PROJ_REQUIRE(false, "'" << name << "': corrupt PNG (" << state.error << ")");
-  }
+  if (!PngReadPixels(png, png_info, layout, raw.data())) RequireNotTruncatedPng(state, name);
 
   Image image;
   image.width = static_cast<int>(layout.width);
@@ -273,7 +284,8 @@ Image DecodePng(const uint8_t* data, size_t size, const std::string& name, Image
 }
 
 // PNG header: signature, then the IHDR chunk (length, "IHDR", width, height, depth, type).
-ImageInfo PngHeaderInfo(const std::vector<uint8_t>& bytes, const std::string& name) {
+ImageInfo PngHeaderInfo(const std::vector<uint8_t>& bytes, const std::string& name,
+                        const DecodeOptions& options) {
   PROJ_REQUIRE(bytes.size() >= 26 && std::memcmp(&bytes[12], "IHDR", 4) == 0,
                "'" << name << "': corrupt PNG (missing IHDR header)");
   const auto be32 = [&](size_t i) {
@@ -283,7 +295,7 @@ ImageInfo PngHeaderInfo(const std::vector<uint8_t>& bytes, const std::string& na
   ImageInfo info;
   info.format = ImageFormat::kPng;
   const long long width = be32(16), height = be32(20);
-  RequireSize(width, height, name);
+  RequireSize(width, height, name, options);
   info.width = info.stored_width = static_cast<int>(width);
   info.height = info.stored_height = static_cast<int>(height);
   const int color_type = bytes[25];
@@ -293,34 +305,35 @@ ImageInfo PngHeaderInfo(const std::vector<uint8_t>& bytes, const std::string& na
 
 }  // namespace
 
-Image DecodeImage(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info) {
+Image DecodeImage(const uint8_t* data, size_t size, const std::string& name, ImageInfo* info,
+                  const DecodeOptions& options) {
   switch (DetectFormat(data, size, name)) {
-    case Signature::kJpeg: return DecodeJpeg(data, size, name, info);
-    case Signature::kPng: return DecodePng(data, size, name, info);
+    case Signature::kJpeg: return DecodeJpeg(data, size, name, info, options);
+    case Signature::kPng: return DecodePng(data, size, name, info, options);
     case Signature::kUnknown: break;
   }
   PROJ_CHECK(false, "unreachable");
   return Image();
 }
 
-Image ReadImageFile(const std::string& path, ImageInfo* info) {
+Image ReadImageFile(const std::string& path, ImageInfo* info, const DecodeOptions& options) {
   const std::vector<uint8_t> bytes = ReadFileBytes(path);
-  return DecodeImage(bytes.data(), bytes.size(), path, info);
+  return DecodeImage(bytes.data(), bytes.size(), path, info, options);
 }
 
-ImageInfo ReadImageHeader(const std::string& path) {
+ImageInfo ReadImageHeader(const std::string& path, const DecodeOptions& options) {
   size_t file_size = 0;
   size_t prefix = 64 * 1024;
   while (true) {
     const std::vector<uint8_t> bytes = ReadFilePrefix(path, prefix, &file_size);
     const Signature signature = DetectFormat(bytes.data(), bytes.size(), path);
-    if (signature == Signature::kPng) return PngHeaderInfo(bytes, path);
+    if (signature == Signature::kPng) return PngHeaderInfo(bytes, path, options);
     const JpegMarkerInfo markers = ParseJpegMarkers(bytes.data(), bytes.size());
     if (markers.status == JpegMarkerInfo::Status::kNeedMoreData && bytes.size() < file_size) {
       prefix *= 4;
       continue;
     }
-    RequireDecodableJpeg(markers, path);
+    RequireDecodableJpeg(markers, path, options);
     ImageInfo info;
     info.format = ImageFormat::kJpeg;
     info.stored_width = markers.width;

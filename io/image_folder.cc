@@ -31,7 +31,12 @@ std::vector<std::string> ListImageFiles(const std::string& folder) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name[0] == '.' || !HasImageExtension(name)) continue;
     std::error_code type_error;
-    if (!fs::is_regular_file(it->path(), type_error)) continue;  // follows links
+    if (!fs::is_regular_file(it->path(), type_error)) {  // follows links
+      // A link loop or a link to nowhere is listed, to be skipped with its reason when read.
+      const bool broken_link = fs::is_symlink(it->symlink_status(type_error)) &&
+                               !fs::exists(fs::status(it->path(), type_error));
+      if (!broken_link) continue;
+    }
     entries.emplace_back(name, it->path().string());
   }
   std::sort(entries.begin(), entries.end());

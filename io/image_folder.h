@@ -7,7 +7,8 @@
 namespace proj {
 
 // Full paths of the regular files (or links to them) in `folder` whose extension is .jpg,
-// .jpeg or .png in any case, sorted by file name (byte order). Hidden files (names starting
+// .jpeg or .png in any case, sorted by file name (byte order). Broken links of those names
+// (a loop, a missing target) are listed too, so that reading them reports why. Hidden files (names starting
 // with '.') and all other files (e.g. K.txt) are ignored silently; sub-folders are not
 // searched. Throws InputError if `folder` is missing, not a folder or unreadable. An empty
 // result is not an error here (callers decide).

@@ -75,6 +75,9 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
                  "Longer image side for feature extraction, px (coordinates are reported in "
                  "original pixels); 0 = full size")
       ->capture_default_str();
+  app.add_option("--max-image-pixels", o.extraction.decode.max_pixels,
+                 "Images with more pixels (width x height) are skipped before decoding")
+      ->capture_default_str();
   app.add_option("--max-features", o.extraction.features.max_features,
                  "Strongest features kept per image")
       ->capture_default_str();

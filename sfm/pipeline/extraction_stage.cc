@@ -22,6 +22,8 @@ void ExtractionOptions::Check() const {
   features.Check();
   PROJ_REQUIRE(max_image_size == 0 || max_image_size >= 64,
                "--max-image-size must be 0 (no limit) or at least 64 (got " << max_image_size << ")");
+  PROJ_REQUIRE(decode.max_pixels >= 1,
+               "--max-image-pixels must be at least 1 (got " << decode.max_pixels << ")");
 }
 
 StageOptions ExtractionOptions::Fingerprint() const {
@@ -36,9 +38,14 @@ StageOptions ExtractionOptions::Fingerprint() const {
   return options;
 }
 
+// A file skipped for its size is tried again: this run's --max-image-pixels may allow it.
+bool DependsOnPixelLimit(const std::string& reason) {
+  return reason.find("--max-image-pixels") != std::string::npos;
+}
+
 ImageRecord DecodeAndExtract(const ExtractionOptions& options, FeatureExtractor* extractor,
                              std::mutex* extractor_mutex, const std::string& path) {
-  Image image = ReadImageFile(path);
+  Image image = ReadImageFile(path, nullptr, options.decode);
   ImageRecord record = MakeImageRecord(path, image);
   double scale = 1.0;
   const GrayImage grey = LimitImageSize(ToGrayImage(image), options.max_image_size, &scale);
@@ -224,7 +231,8 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
     }
     auto skipped = stored_skipped.find(name);
     if (skipped != stored_skipped.end() && skipped->second.file_size == stamps[i].size &&
-        skipped->second.modification_time_ns == stamps[i].modification_time_ns) {
+        skipped->second.modification_time_ns == stamps[i].modification_time_ns &&
+        !DependsOnPixelLimit(skipped->second.reason)) {
       skipped_before[i] = skipped->second;
       continue;
     }

@@ -18,6 +18,7 @@
 
 #include "features/feature_extractor.h"
 #include "io/file_stamp.h"
+#include "io/image_decode.h"
 #include "sfm/database/scene_database.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/image_record.h"
@@ -29,6 +30,7 @@ struct ExtractionOptions {
   FeatureOptions features;
   int max_image_size = 3200;  // longer side for extraction, px; <= 0 keeps full size
   int num_threads = 0;        // decoding threads; 0 = all
+  DecodeOptions decode;       // larger images are skipped (--max-image-pixels)
   void Check() const;
   // What the features depend on (not the device: GPU and CPU SIFT compute the same thing).
   StageOptions Fingerprint() const;

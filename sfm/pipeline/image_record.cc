@@ -15,6 +15,11 @@ ImageRecord MakeImageRecord(const std::string& path, const Image& image) {
   record.height = image.height;
   const ExifData exif = ReadExif(path);
   record.exif_focal_px = FocalLengthPixelsFromExif(exif, image.width, image.height);
+  const std::string ignored = IgnoredFocalLengthReason(exif, image.width, image.height);
+  if (!ignored.empty()) {
+    PROJ_LOG(kWarning, "'" << record.name << "': EXIF focal length ignored (" << ignored
+                           << "); the default focal length prior is used");
+  }
   record.camera_label = exif.make;
   if (!exif.model.empty()) record.camera_label += (record.camera_label.empty() ? "" : " ") + exif.model;
   return record;

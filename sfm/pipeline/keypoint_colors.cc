@@ -40,9 +40,13 @@ int ColorPointsFromImages(const std::string& images_dir, int num_threads, Scene*
   ParallelFor(0, static_cast<int>(images.size()), num_threads, [&](int k, int) {
     const SceneImage& image = scene->images[images[k]];
     try {
-      const Image decoded = ReadImageFile((std::filesystem::path(images_dir) / image.name).string());
-      PROJ_REQUIRE(decoded.width == scene->cameras[image.camera_id].width &&
-                       decoded.height == scene->cameras[image.camera_id].height,
+      const Camera& camera = scene->cameras[image.camera_id];
+      // No larger than at extraction: a file replaced since then is refused before decoding.
+      DecodeOptions decode;
+      decode.max_pixels = std::max<long long>(1, static_cast<long long>(camera.width) * camera.height);
+      const Image decoded =
+          ReadImageFile((std::filesystem::path(images_dir) / image.name).string(), nullptr, decode);
+      PROJ_REQUIRE(decoded.width == camera.width && decoded.height == camera.height,
                    "its size changed since its features were extracted");
       colors[k] = SampleColors(decoded, image.keypoints);
     } catch (const InputError& error) {

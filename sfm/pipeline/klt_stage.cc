@@ -50,7 +50,7 @@ DecodedSequence DecodeImageSequence(const KltStageOptions& options,
     Progress progress("decoding", count, "images");
     ParallelFor(0, count, options.num_threads, [&](int i, int) {
       try {
-        const Image image = ReadImageFile(paths[i]);
+        const Image image = ReadImageFile(paths[i], nullptr, options.decode);
         ImageRecord record = MakeImageRecord(paths[i], image);
         frames[i] = MakeKltStoredFrame(image, options.max_image_size);
         records[i] = std::move(record);

@@ -12,6 +12,7 @@
 #include "features/feature_extractor.h"
 #include "geometry/camera/camera.h"
 #include "io/image.h"
+#include "io/image_decode.h"
 #include "matching/klt_sequence_matcher.h"
 #include "matching/two_view_geometry.h"
 #include "sfm/pipeline/image_record.h"
@@ -23,6 +24,7 @@ struct KltStageOptions {
   KltSequenceOptions sequence;
   int max_image_size = 3200;  // frames are tracked at this longer side, px (<= 0: full size)
   int num_threads = 0;        // decoding and pair verification
+  DecodeOptions decode;       // larger images are skipped (--max-image-pixels)
   bool overlap_verification = true;  // verify pairs while later frames are tracked
   void Check() const;
 };

@@ -43,6 +43,7 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
   resolved.two_view.seed = run.seed;
   resolved.mapper.seed = run.seed;
   resolved.klt.max_image_size = extraction.max_image_size;
+  resolved.klt.decode = extraction.decode;
   return resolved;
 }
 

@@ -47,14 +47,19 @@ std::vector<uint8_t> JpegWithOrientation(const std::vector<uint8_t>& jpeg, int o
   unsigned int size = 0;
   exif_data_save_data(data, &block, &size);
   exif_data_unref(data);
-  if (block == nullptr || size + 2 > 0xFFFF) throw std::runtime_error("libexif save failed");
-  std::vector<uint8_t> out(6 + size + jpeg.size() - 2);
-  const uint8_t app1[6] = {0xFF, 0xD8, 0xFF, 0xE1, static_cast<uint8_t>((size + 2) >> 8),
-                           static_cast<uint8_t>((size + 2) & 0xFF)};
-  std::copy(app1, app1 + 6, out.begin());
-  std::copy(block, block + size, out.begin() + 6);
+  if (block == nullptr) throw std::runtime_error("libexif save failed");
+  std::vector<uint8_t> out = InsertApp1(jpeg, std::vector<uint8_t>(block, block + size));
   std::free(block);
-  std::copy(jpeg.begin() + 2, jpeg.end(), out.begin() + 6 + size);
+  return out;
+}
+
+std::vector<uint8_t> InsertApp1(const std::vector<uint8_t>& jpeg, const std::vector<uint8_t>& payload) {
+  if (payload.size() + 2 > 0xFFFF || jpeg.size() < 2) throw std::runtime_error("bad APP1 insertion");
+  const size_t length = payload.size() + 2;
+  std::vector<uint8_t> out = {0xFF, 0xD8, 0xFF, 0xE1, static_cast<uint8_t>(length >> 8),
+                              static_cast<uint8_t>(length & 0xFF)};
+  out.insert(out.end(), payload.begin(), payload.end());
+  out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
   return out;
 }
 

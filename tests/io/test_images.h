@@ -17,6 +17,9 @@ void WriteBytesToFile(const std::string& path, const std::vector<uint8_t>& bytes
 // `jpeg` with an APP1 EXIF block (made with libexif) holding the Orientation tag, inserted
 // right after the SOI marker.
 std::vector<uint8_t> JpegWithOrientation(const std::vector<uint8_t>& jpeg, int orientation);
+// `jpeg` with an APP1 segment holding `payload` (e.g. "Exif\0\0" and a TIFF block) right
+// after the SOI marker.
+std::vector<uint8_t> InsertApp1(const std::vector<uint8_t>& jpeg, const std::vector<uint8_t>& payload);
 
 // Writes a PNG with libpng directly: 16-bit grey/RGB, palette or alpha variants that the
 // project's encoder does not produce. `samples` holds width*height*channels values
