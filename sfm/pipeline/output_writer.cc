@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <vector>
 
+#include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/ply.h"
 #include "sfm/mapper/scene_geometry.h"
@@ -136,14 +138,34 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
 void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
                                 const std::string& out_dir) {
   namespace fs = std::filesystem;
-  const std::string model_dir = (fs::path(out_dir) / "model").string();
-  EnsureWritableDirectory(model_dir);
-  WriteColmapText(result.scene, model_dir);
-  WriteColmapBinary(result.scene, model_dir);
-  WritePoints(result.scene, (fs::path(out_dir) / "points.ply").string());
-  WriteCameras(result.scene, (fs::path(out_dir) / "cameras.ply").string());
-  WriteReport(result, run, (fs::path(out_dir) / "report.json").string());
-  WriteHtmlReport(result, run, (fs::path(out_dir) / "report.html").string());
+  // Every file is written into a staging folder first and the set is moved into place only
+  // when all are complete: a full disk or a crash halfway never leaves a partial model.
+  const fs::path staging = fs::path(out_dir) / ".outputs.partial";
+  std::error_code ignored;
+  fs::remove_all(staging, ignored);
+  const std::vector<std::string> entries = {"model",       "points.ply", "cameras.ply",
+                                            "report.json", "report.html"};
+  try {
+    const std::string model_dir = (staging / "model").string();
+    EnsureWritableDirectory(model_dir);
+    WriteColmapText(result.scene, model_dir);
+    WriteColmapBinary(result.scene, model_dir);
+    WritePoints(result.scene, (staging / "points.ply").string());
+    WriteCameras(result.scene, (staging / "cameras.ply").string());
+    WriteReport(result, run, (staging / "report.json").string());
+    WriteHtmlReport(result, run, (staging / "report.html").string());
+  } catch (...) {
+    fs::remove_all(staging, ignored);
+    throw;
+  }
+  for (const std::string& entry : entries) {
+    std::error_code error;
+    fs::remove_all(fs::path(out_dir) / entry, error);
+    fs::rename(staging / entry, fs::path(out_dir) / entry, error);
+    PROJ_REQUIRE(!error, "cannot move '" << (staging / entry).string() << "' into '" << out_dir
+                                         << "': " << error.message());
+  }
+  fs::remove_all(staging, ignored);
 }
 
 }  // namespace proj

@@ -18,6 +18,9 @@ struct RunDescription {
   std::string command_line;
 };
 
+// The set is written into OUT_DIR/.outputs.partial and moved into place once every file is
+// complete, so OUT_DIR holds either the whole new set, or the old set (or nothing) when a
+// write fails (InputError naming the file and the reason).
 void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
                                 const std::string& out_dir);
 

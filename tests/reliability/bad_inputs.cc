@@ -493,9 +493,6 @@ void AddFileSystemCases(std::vector<BadInputCase>* cases) {
   outputs_full.name = "OutputsOnFullDisk";
   outputs_full.extra_args = "--database {case}/scene.db";
   outputs_full.phrases = {"No space left on device"};
-  outputs_full.known_failure =
-      "the outputs are left partial on a full disk: model/cameras.txt is written, model/images.txt "
-      "fails (exit 2 with the reason); each file is atomic, the set is not (sfm/pipeline/output_writer.cc)";
   cases->push_back(outputs_full);
 }
 
