@@ -203,6 +203,7 @@ BundleAdjustmentOptions IncrementalMapper::BaOptions(int max_iterations) const {
   ba.max_iterations = max_iterations;
   ba.refine_principal_point = options_.refine_principal_point;
   ba.num_threads = options_.num_threads;
+  ba.update_point_errors = false;  // RunIncrementalMapper updates them once, at the end
   return ba;
 }
 
