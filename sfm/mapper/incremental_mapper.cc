@@ -210,12 +210,13 @@ BundleAdjustmentOptions IncrementalMapper::BaOptions(int max_iterations) const {
 void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
+  if (options_.local_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
   const BundleAdjustmentConfig config =
       ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_local_ba;
-  PROJ_LOG(kDebug, "local BA: " << report.num_variable_images << " images, "
-                                << report.num_observations << " observations, "
+  PROJ_LOG(kDebug, "local BA (" << report.solver << "): " << report.num_variable_images
+                                << " images, " << report.num_observations << " observations, "
                                 << report.num_iterations << " iterations, " << report.time_s << " s");
   // Only what the adjustment moved can have become an outlier; the shared intrinsics moved
   // too, but only slightly, and the next global step filters every point.
