@@ -550,6 +550,10 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   summary.solver = result.solver;
   summary.final_rms_px = RmsError(*scene, adjustment.observations);
 
+  if (!options.update_point_errors) {
+    summary.time_s = timer.ElapsedSeconds();
+    return summary;
+  }
   // Points whose error may have changed: those adjusted, and those seen through a refined
   // pose or camera.
   std::set<int> affected_points = adjustment.used_points;

@@ -37,6 +37,10 @@ struct BundleAdjustmentOptions {
   // without a sparse library); >= 0.
   int dense_schur_max_images = 200;
   bool verbose = false;  // per-iteration progress and Ceres' full report to the log (kInfo)
+  // Recompute Point3D::mean_error_px of the affected points afterwards: with a refined shared
+  // camera that is every point of the model, so callers that update errors themselves at the
+  // end (the incremental mapper) turn it off.
+  bool update_point_errors = true;
 
   // Which solver runs. kCeres: Ceres' LM (the reference). kCpu / kGpu: our LM with Schur
   // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, cuda/ba/bundle_adjuster_gpu.h);
@@ -92,10 +96,10 @@ struct BundleAdjustmentSummary {
 };
 
 // Refines `scene` in place as `config` says. Throws InputError for invalid options or a config
-// naming unregistered images or missing points. Afterwards Point3D::mean_error_px is
-// recomputed for every point whose position, observing pose or camera may have changed. A
-// config with no observation returns success with zero iterations. Not thread-safe for a
-// shared scene; Ceres and our CPU solver use options.num_threads threads.
+// naming unregistered images or missing points. Afterwards (options.update_point_errors)
+// Point3D::mean_error_px is recomputed for every point whose position, observing pose or camera
+// may have changed. A config with no observation returns success with zero iterations. Not
+// thread-safe for a shared scene; Ceres and our CPU solver use options.num_threads threads.
 BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& options,
                                             const BundleAdjustmentConfig& config, Scene* scene);
 

@@ -2,12 +2,21 @@
 // CVPR 2016, simplified): start from a well-conditioned image pair, then repeatedly register
 // the image that sees the most triangulated points, triangulate new tracks, refine locally and
 // globally by bundle adjustment, and filter outliers, until no image can be added.
+//
+// The work of one registration step is proportional to what it touches (the new image, its
+// bundle-adjusted neighbours and their points), not to the model: which tracks have a point,
+// and how many such tracks each image sees, is kept up to date as points come and go
+// (TrackVisibility). Only the global adjustments, at geometric growth intervals, touch the
+// whole model.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sfm/ba/bundle_adjuster.h"
 #include "sfm/mapper/mapper_options.h"
+#include "sfm/mapper/track_visibility.h"
 #include "sfm/scene.h"
 #include "sfm/track_builder.h"
 #include "sfm/view_graph.h"
@@ -29,5 +38,75 @@ struct MapperSummary {
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options,
                                    const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene);
+
+// The mapper's steps, for RunIncrementalMapper and for tests. Non-owning: options, tracks,
+// pairs and scene must outlive the mapper, and the scene's points must change only through it.
+// Not thread-safe.
+class IncrementalMapper {
+ public:
+  IncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
+                    const std::vector<VerifiedPair>& pairs, Scene* scene);
+
+  // Tries the strongest verified pairs (InitialPairCandidates), relaxing the wanted median
+  // triangulation angle from init_min_tri_angle_deg by halves down to
+  // init_lowest_tri_angle_deg, and registers the first that works. False when none does.
+  bool FindAndRegisterInitialPair();
+  // Registers both images of `pair` (the first at the origin) and triangulates their tracks
+  // when the pair's median triangulation angle is >= min_angle_deg and at least
+  // init_min_num_points points result; otherwise leaves the scene unchanged and returns false.
+  bool RegisterInitialPair(const VerifiedPair& pair, double min_angle_deg);
+
+  // Unregistered images seeing at least abs_pose_min_num_inliers points, most first (ties:
+  // higher id first), skipping those that failed to register with as many. O(images).
+  std::vector<int> NextImages() const;
+  // Absolute pose from the image's 2D-3D correspondences; adds the inlier observations to their
+  // points. False (and the image stays unregistered) when too few inliers.
+  bool RegisterImage(int image_id);
+  // Extends the points of the image's tracks with observations of registered images and
+  // triangulates its tracks without a point. Returns the ids of points created or extended.
+  std::vector<int> TriangulateImage(int image_id);
+  // Bundle adjustment of `image_id` and its local_ba_num_images strongest neighbours, then
+  // filtering of the points it adjusted and re-triangulation of the adjusted images' tracks.
+  void LocalAdjust(int image_id);
+  // Bundle adjustment of the whole model, then filtering of every point and re-triangulation
+  // of the touched tracks (RetriangulateTouched), or of every track when `retriangulate_all`.
+  // Returns the observations removed by filtering plus those added (how much the model
+  // changed).
+  int GlobalAdjust(int max_iterations, double function_tolerance,
+                   BundleAdjustmentOptions::LossType loss, bool retriangulate_all);
+  // Triangulates or extends the tracks touched since the last call: those of images
+  // registered since, and those whose point was deleted. Returns observations added.
+  int RetriangulateTouched();
+  // Triangulates or extends the given tracks. Returns observations added.
+  int RetriangulateTracks(const std::vector<int>& track_ids);
+  // FilterPoints (scene_geometry.h) on `point_ids` (all points when null), keeping the
+  // bookkeeping in sync. Returns observations removed.
+  int FilterPoints(const std::vector<int>* point_ids);
+
+  const TrackVisibility& visibility() const { return visibility_; }
+  const MapperSummary& summary() const { return summary_; }
+  size_t NumObservations() const;  // in the scene's points; O(points)
+
+ private:
+  // Points of the track created or extended (kInvalidId if none); adds to *added the
+  // observations added.
+  int TriangulateOrExtend(int track_id, int* added);
+  void OnPointsDeleted(const std::vector<int>& point_ids);
+  void MarkImageTracksTouched(int image_id);
+  BundleAdjustmentOptions BaOptions(int max_iterations) const;
+  uint64_t NextSeed() { return options_.seed + 7919 * (seed_counter_++); }
+
+  const IncrementalMapperOptions& options_;
+  const TrackSet& tracks_;
+  const std::vector<VerifiedPair>& pairs_;
+  Scene& scene_;
+  TrackVisibility visibility_;
+  // Number of 2D-3D correspondences an image had at its last failed registration.
+  std::vector<int> failed_at_;
+  std::vector<char> touched_;        // by track: to re-triangulate at the next global step
+  std::vector<int> touched_tracks_;  // the tracks marked in touched_
+  MapperSummary summary_;
+  uint64_t seed_counter_ = 0;
+};
 
 }  // namespace proj

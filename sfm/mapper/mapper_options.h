@@ -31,6 +31,11 @@ struct IncrementalMapperOptions {
   int final_ba_max_rounds = 3;            // final adjust-filter-retriangulate rounds
   double final_ba_function_tolerance = 1e-7;
   bool refine_principal_point = false;
+  // Adjustments with at least BundleAdjustmentOptions::gpu_min_observations observations run
+  // on the GPU LM-PCG solver when a CUDA device is usable (solver kAuto); Ceres otherwise.
+  // Off by default: the pipeline should turn them on only when the user asked for the GPU.
+  bool global_ba_gpu = false;
+  bool local_ba_gpu = false;
 
   int num_threads = 0;
   uint64_t seed = 0;                      // RANSAC seeds derive from it

@@ -32,7 +32,7 @@ double MaxTriangulationAngleDeg(const Scene& scene, const Point3D& point) {
 }
 
 int FilterPoints(Scene* scene, double max_error_px, double min_angle_deg,
-                 const std::vector<int>* point_ids) {
+                 const std::vector<int>* point_ids, std::vector<int>* deleted_point_ids) {
   std::vector<int> ids;
   if (point_ids) {
     ids = *point_ids;
@@ -54,10 +54,14 @@ int FilterPoints(Scene* scene, double max_error_px, double min_angle_deg,
       }
     }
     it = scene->points.find(id);
-    if (it == scene->points.end()) continue;
+    if (it == scene->points.end()) {
+      if (deleted_point_ids) deleted_point_ids->push_back(id);
+      continue;
+    }
     if (MaxTriangulationAngleDeg(*scene, it->second) < min_angle_deg) {
       removed += static_cast<int>(it->second.track.size());
       scene->DeletePoint(id);
+      if (deleted_point_ids) deleted_point_ids->push_back(id);
     }
   }
   return removed;

@@ -1,6 +1,8 @@
 // Small geometric queries on a Scene shared by the mapper stages.
 #pragma once
 
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "sfm/scene.h"
@@ -16,9 +18,11 @@ double MaxTriangulationAngleDeg(const Scene& scene, const Point3D& point);
 
 // Removes observations with reprojection error above max_error_px, then points left with
 // fewer than two observations or a largest triangulation angle below min_angle_deg. Only the
-// points in `point_ids` are checked when it is non-null. Returns observations removed.
+// points in `point_ids` are checked when it is non-null. Returns observations removed; the ids
+// of the points deleted are appended to `deleted_point_ids` when it is non-null.
 int FilterPoints(Scene* scene, double max_error_px, double min_angle_deg,
-                 const std::vector<int>* point_ids = nullptr);
+                 const std::vector<int>* point_ids = nullptr,
+                 std::vector<int>* deleted_point_ids = nullptr);
 
 // Recomputes every point's mean reprojection error.
 void UpdatePointErrors(Scene* scene);

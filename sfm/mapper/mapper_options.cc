@@ -1,0 +1,18 @@
+#include "sfm/mapper/mapper_options.h"
+
+#include "core/check.h"
+
+namespace proj {
+
+void IncrementalMapperOptions::Check() const {
+  PROJ_REQUIRE(init_min_num_points >= 10, "mapper init_min_num_points must be >= 10");
+  PROJ_REQUIRE(init_lowest_tri_angle_deg > 0 && init_lowest_tri_angle_deg <= init_min_tri_angle_deg,
+               "mapper initial triangulation angles must satisfy 0 < lowest <= wanted");
+  PROJ_REQUIRE(abs_pose_max_error_px > 0, "mapper abs_pose_max_error_px must be > 0");
+  PROJ_REQUIRE(abs_pose_min_num_inliers >= 6, "mapper abs_pose_min_num_inliers must be >= 6");
+  PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
+  PROJ_REQUIRE(min_tri_angle_deg >= 0, "mapper min_tri_angle_deg must be >= 0");
+  PROJ_REQUIRE(global_ba_growth >= 1.0, "mapper global_ba_growth must be >= 1");
+}
+
+}  // namespace proj

@@ -1,0 +1,215 @@
+#include "sfm/mapper/incremental_mapper.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "sfm/mapper/scene_geometry.h"
+#include "tests/sfm/mapper/mapper_test_scene.h"
+
+namespace proj {
+namespace {
+
+testing::SyntheticSceneOptions SmallScene() {
+  testing::SyntheticSceneOptions options;
+  options.num_images = 12;
+  options.num_points = 500;
+  options.camera_models = {CameraModelId::kSimpleRadial};
+  // Close enough that each image sees only part of the points.
+  options.camera_distance_m = 3.5;
+  options.focal_px = 1200;
+  return options;
+}
+
+// The true scene mapped into the frame of an initial pair: image1 at the origin, unit
+// baseline.
+Eigen::Vector3d InPairFrame(const Scene& truth, int image1, int image2, const Eigen::Vector3d& x) {
+  const Rigid3d& first = truth.images[image1].cam_from_world;
+  const double baseline =
+      (truth.images[image2].cam_from_world.Center() - first.Center()).norm();
+  return (first * x) / baseline;
+}
+
+// Every step of the driver keeps the incremental counts equal to a full rescan.
+void ExpectCountsMatchRecount(const IncrementalMapper& mapper, const Scene& scene,
+                              const TrackSet& tracks) {
+  const std::vector<int> recount = testing::RecountTracksWithPoint(scene, tracks);
+  for (size_t i = 0; i < recount.size(); ++i) {
+    ASSERT_EQ(mapper.visibility().NumTracksWithPoint(static_cast<int>(i)), recount[i])
+        << "image " << i;
+  }
+}
+
+TEST(IncrementalMapper, InitialPairGivesTrueRelativePoseAndPoints) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.RegisterInitialPair(testing::FindPair(test, 0, 2), /*min_angle_deg=*/8));
+  EXPECT_TRUE(scene.images[0].registered && scene.images[2].registered);
+  EXPECT_EQ(scene.NumRegisteredImages(), 2);
+  const Rigid3d true_relative =
+      test.truth.images[2].cam_from_world * test.truth.images[0].cam_from_world.Inverse();
+  const Rigid3d relative = scene.images[2].cam_from_world * scene.images[0].cam_from_world.Inverse();
+  EXPECT_LT(true_relative.rotation.angularDistance(relative.rotation), 1e-6);
+  EXPECT_LT((true_relative.translation.normalized() - relative.translation).norm(), 1e-6);
+  // Every track seen by both images is triangulated, at its true place.
+  int shared = 0;
+  for (const auto& track : test.tracks.tracks) {
+    bool in0 = false, in2 = false;
+    for (const auto& e : track) {
+      in0 |= e.image_id == 0;
+      in2 |= e.image_id == 2;
+    }
+    shared += in0 && in2;
+  }
+  EXPECT_EQ(static_cast<int>(scene.points.size()), shared);
+  for (const auto& [id, point] : scene.points) {
+    const TrackElement& e = point.track.front();
+    const int track = test.tracks.track_of[e.image_id][e.keypoint_index];
+    const Eigen::Vector3d expected =
+        InPairFrame(test.truth, 0, 2, test.truth.points.at(track).position);
+    EXPECT_LT((point.position - expected).norm(), 1e-6);
+  }
+  ExpectCountsMatchRecount(mapper, scene, test.tracks);
+}
+
+TEST(IncrementalMapper, InitialPairWithTooLittleParallaxIsRejected) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  EXPECT_FALSE(mapper.RegisterInitialPair(testing::FindPair(test, 0, 1), /*min_angle_deg=*/60));
+  EXPECT_EQ(scene.NumRegisteredImages(), 0);
+  EXPECT_TRUE(scene.points.empty());
+}
+
+TEST(IncrementalMapper, RegisterImageFindsTruePose) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.RegisterInitialPair(testing::FindPair(test, 0, 2), 8));
+  const std::vector<int> next = mapper.NextImages();
+  ASSERT_FALSE(next.empty());
+  EXPECT_EQ(next.front(), 1);  // sees the most points of the pair (between the two)
+  ASSERT_TRUE(mapper.RegisterImage(1));
+  // The pose in the pair's frame: world_from_pair = first^-1 scaled by the baseline.
+  const Rigid3d& first = test.truth.images[0].cam_from_world;
+  const double baseline =
+      (test.truth.images[2].cam_from_world.Center() - first.Center()).norm();
+  const Rigid3d true_pose = test.truth.images[1].cam_from_world * first.Inverse();
+  const Rigid3d& pose = scene.images[1].cam_from_world;
+  EXPECT_LT(true_pose.rotation.angularDistance(pose.rotation), 1e-6);
+  EXPECT_LT((true_pose.translation / baseline - pose.translation).norm(), 1e-6);
+  // Its inlier observations joined their points.
+  int observed = 0;
+  for (int point_id : scene.images[1].point3d_ids) observed += point_id != kInvalidId;
+  EXPECT_EQ(observed, mapper.visibility().NumTracksWithPoint(1));
+  // Triangulation extends existing points and adds the tracks image 1 shares with 0 or 2.
+  const size_t before = scene.points.size();
+  EXPECT_FALSE(mapper.TriangulateImage(1).empty());
+  EXPECT_GT(scene.points.size(), before);
+  ExpectCountsMatchRecount(mapper, scene, test.tracks);
+}
+
+TEST(IncrementalMapper, LocalAdjustRemovesOnlyBadObservationsNearTheNewImage) {
+  testing::SyntheticSceneOptions options_scene = SmallScene();
+  options_scene.num_images = 20;
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(options_scene);
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  options.local_ba_num_images = 3;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.RegisterInitialPair(testing::FindPair(test, 0, 2), 8));
+  for (int image = 1; image < 20; ++image) {
+    if (image == 2) continue;
+    ASSERT_TRUE(mapper.RegisterImage(image)) << image;
+    mapper.TriangulateImage(image);
+  }
+  // The last image is new: corrupt one of its observations, and one far away whose point
+  // the local adjustment does not touch.
+  const int new_image = 19;
+  const BundleAdjustmentConfig local = ConfigForLocal(scene, new_image, options.local_ba_num_images);
+  TrackElement near{kInvalidId, kInvalidId}, far{kInvalidId, kInvalidId};
+  for (size_t k = 0; k < scene.images[new_image].point3d_ids.size(); ++k) {
+    if (scene.images[new_image].point3d_ids[k] != kInvalidId) {
+      near = {new_image, static_cast<int>(k)};
+      break;
+    }
+  }
+  for (const auto& [id, point] : scene.points) {
+    if (local.variable_point_ids.count(id) || point.track.size() < 3) continue;
+    far = point.track.front();
+    break;
+  }
+  ASSERT_NE(near.image_id, kInvalidId);
+  ASSERT_NE(far.image_id, kInvalidId);
+  const int near_point = scene.images[near.image_id].point3d_ids[near.keypoint_index];
+  const int far_point = scene.images[far.image_id].point3d_ids[far.keypoint_index];
+  scene.images[near.image_id].keypoints[near.keypoint_index] += Eigen::Vector2d(25, -20);
+  scene.images[far.image_id].keypoints[far.keypoint_index] += Eigen::Vector2d(25, -20);
+  const size_t observations_before = mapper.NumObservations();
+
+  mapper.LocalAdjust(new_image);
+  // The bad observation near the new image is gone (its keypoint may have rejoined its
+  // track's point only if it agrees, which it cannot); the far one stays for a global step.
+  EXPECT_NE(scene.images[near.image_id].point3d_ids[near.keypoint_index], near_point);
+  EXPECT_EQ(scene.images[far.image_id].point3d_ids[far.keypoint_index], far_point);
+  EXPECT_GE(mapper.NumObservations() + 1, observations_before);
+  EXPECT_LT(MeanReprojectionErrorPx(scene), 0.5);
+  ExpectCountsMatchRecount(mapper, scene, test.tracks);
+}
+
+TEST(IncrementalMapper, DriverStepsKeepCountsEqualToRecount) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.FindAndRegisterInitialPair());
+  ExpectCountsMatchRecount(mapper, scene, test.tracks);
+  const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
+  for (int step = 0;; ++step) {
+    const std::vector<int> next = mapper.NextImages();
+    if (next.empty()) break;
+    ASSERT_TRUE(mapper.RegisterImage(next.front()));
+    ExpectCountsMatchRecount(mapper, scene, test.tracks);
+    mapper.TriangulateImage(next.front());
+    ExpectCountsMatchRecount(mapper, scene, test.tracks);
+    if (step % 3 == 0) {
+      mapper.GlobalAdjust(20, 1e-6, kTrivial, /*retriangulate_all=*/false);
+    } else {
+      mapper.LocalAdjust(next.front());
+    }
+    ExpectCountsMatchRecount(mapper, scene, test.tracks);
+  }
+  EXPECT_EQ(scene.NumRegisteredImages(), 12);
+}
+
+TEST(IncrementalMapper, RegistersEverySyntheticImageAccurately) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  const MapperSummary summary = RunIncrementalMapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(summary.success);
+  EXPECT_EQ(summary.num_registered, 12);
+  EXPECT_GT(summary.num_points, 400);
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(test.truth, scene), 0.1);
+  EXPECT_LT(MeanReprojectionErrorPx(scene), 0.1);
+}
+
+TEST(IncrementalMapper, SameSeedSameModel) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene a = test.input, b = test.input;
+  IncrementalMapperOptions options;
+  options.num_threads = 1;
+  RunIncrementalMapper(options, test.tracks, test.pairs, &a);
+  RunIncrementalMapper(options, test.tracks, test.pairs, &b);
+  ASSERT_EQ(a.points.size(), b.points.size());
+  for (size_t i = 0; i < a.images.size(); ++i) {
+    EXPECT_EQ((a.images[i].cam_from_world.translation - b.images[i].cam_from_world.translation).norm(), 0.0) << i;
+  }
+}
+
+}  // namespace
+}  // namespace proj
