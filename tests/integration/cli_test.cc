@@ -14,6 +14,7 @@
 #include "io/image_encode.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 #include "tests/sfm/ba/synthetic_scene.h"
+#include "tests/integration/small_scene.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -162,14 +163,7 @@ TEST(Cli, KeyframeSiftWithoutKltIsExitCode2) {
 // The stages as sub-commands on one database: extract, match, map; a second match reuses
 // every pair, and a second reconstruct says that it skipped extraction and matching.
 TEST(Cli, StagesRunApartOnOneDatabase) {
-  SetLogLevel(LogLevel::kWarning);
-  const std::string dir = testing::MakeTempDir("cli_stages");
-  SyntheticSceneOptions scene;
-  scene.num_images = 12;
-  scene.width = 640;
-  scene.height = 480;
-  scene.focal_px = 550;
-  WriteSyntheticScene(scene, dir);
+  const std::string dir = testing::WriteSmallRingScene("cli_stages", 12);
   const std::string database = dir + "/scene.db";
   const std::string common = " --database " + database + " --device cpu --threads 2";
   const RunResult extract = RunSfm("extract " + dir + "/images" + common + " --max-features 2048");

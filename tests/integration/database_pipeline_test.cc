@@ -13,6 +13,7 @@
 #include "datasets/synthetic/synthetic_scene.h"
 #include "sfm/database/scene_database.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "tests/integration/small_scene.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -21,15 +22,7 @@ namespace fs = std::filesystem;
 
 // A folder with the views of a small ring; returns its path.
 std::string SmallScene(const std::string& name, int num_images = 8) {
-  SetLogLevel(LogLevel::kWarning);
-  const std::string dir = testing::MakeTempDir(name);
-  SyntheticSceneOptions scene;
-  scene.num_images = num_images;
-  scene.width = 640;
-  scene.height = 480;
-  scene.focal_px = 550;
-  WriteSyntheticScene(scene, dir);
-  return dir;
+  return testing::WriteSmallRingScene(name, num_images);
 }
 
 ReconstructionOptions CpuOptions() {

@@ -23,6 +23,7 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
+#include "tests/integration/small_scene.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -104,14 +105,7 @@ struct KillPoint {
 };
 
 TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
-  SetLogLevel(LogLevel::kWarning);
-  const std::string dir = testing::MakeTempDir("resume");
-  SyntheticSceneOptions scene;
-  scene.num_images = 12;
-  scene.width = 640;
-  scene.height = 480;
-  scene.focal_px = 550;
-  WriteSyntheticScene(scene, dir);
+  const std::string dir = testing::WriteSmallRingScene("resume", 12);
   auto arguments = [&](const std::string& out) {
     return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", "cpu",
                                     "--threads", "2", "--seed", "3", "--max-features", "2048"};
