@@ -32,6 +32,17 @@ else
   model=$out/ours/model
 fi
 mkdir -p "$out/text" "$out/binary" "$out/text_from_binary" "$out/binary_from_text"
+
+# The first step of MVS densification: COLMAP undistorts the images of our binary model.
+undistorted() {
+  [ -d "$input/images" ] || { echo "n/a (no images)"; return; }
+  colmap image_undistorter --image_path "$input/images" --input_path "$out/binary" \
+    --output_path "$out/undistorted" --max_image_size 1000 >>"$log" 2>&1 || { echo NO; return; }
+  local expected written
+  expected=$(grep -v '^#' "$out/text/images.txt" | awk 'NR % 2 == 1' | wc -l)
+  written=$(ls "$out/undistorted/images" | wc -l)
+  [ "$written" -eq "$expected" ] && echo "yes ($written images)" || echo "NO ($written of $expected)"
+}
 cp "$model"/{cameras,images,points3D}.txt "$out/text/"
 cp "$model"/{cameras,images,points3D}.bin "$out/binary/"
 
@@ -94,6 +105,7 @@ same_evaluation() {
   echo
   echo "colmap's text from our binary model equals our text model (records sorted): $(same_text "$out/text" "$out/text_from_binary" && echo yes || echo NO)"
   echo "sfm evaluate gives the same errors for colmap's binary (from our text) as for ours: $(same_evaluation)"
+  echo "colmap image_undistorter undistorts every registered image of our binary model: $(undistorted)"
 } | tee "$out/results.md"
 ! grep -q "NO" "$out/results.md" && [ "$(grep -c "^| colmap" "$out/results.md")" -eq 4 ] &&
   [ "$(grep "^| " "$out/results.md" | tail -5 | cut -d"|" -f4- | sort -u | wc -l)" -eq 1 ]
