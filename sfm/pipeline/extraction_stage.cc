@@ -194,14 +194,14 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
   ExtractionSummary summary;
   summary.num_files = static_cast<int>(paths.size());
 
-  // What the database holds, and whether its features can be reused.
-  bool reusable = false;
-  {
+  // Stored features are reused only when they were extracted with these options (none
+  // recorded: another program's or a KLT run's keypoints, extracted again).
+  const bool reusable = CompareStageOptions(*database, "extraction", options.Fingerprint(), policy) ==
+                        StoredStageOptions::kSame;
+  if (!reusable) {
     SceneDatabase::Transaction transaction(database);
-    const std::optional<std::string> stored = database->ReadStageOptions("extraction");
-    reusable = stored && ReconcileStageOptions(database, "extraction", options.Fingerprint(), policy);
-    if (!stored) database->WriteStageOptions("extraction", options.Fingerprint().ToText());
-    if (!reusable) database->DeleteStageOptions("klt");
+    database->WriteStageOptions("extraction", options.Fingerprint().ToText());
+    database->DeleteStageOptions("klt");
     transaction.Commit();
   }
   std::map<std::string, DatabaseImage> stored_images;

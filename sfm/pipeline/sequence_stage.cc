@@ -43,17 +43,7 @@ std::string FileName(const std::string& path) {
 bool StoredSequenceMatches(const StageOptions& wanted, const std::vector<std::string>& paths,
                            const std::vector<FileStamp>& stamps, OptionChangePolicy policy,
                            SceneDatabase* database) {
-  const std::optional<std::string> stored = database->ReadStageOptions("klt");
-  if (!stored) return false;
-  if (const auto difference = wanted.DifferenceFrom(StageOptions::FromText(*stored))) {
-    PROJ_REQUIRE(policy == OptionChangePolicy::kRedo,
-                 "the scene database '" << database->path()
-                                        << "' holds KLT tracks computed with other options ("
-                                        << *difference
-                                        << "). Run with the options it was made with, give another "
-                                           "--database, or add --on-option-change redo");
-    return false;
-  }
+  if (CompareStageOptions(*database, "klt", wanted, policy) != StoredStageOptions::kSame) return false;
   std::map<std::string, FileStamp> folder;
   for (size_t i = 0; i < paths.size(); ++i) folder[FileName(paths[i])] = stamps[i];
   size_t known = 0;

@@ -47,25 +47,28 @@ std::optional<std::string> StageOptions::DifferenceFrom(const StageOptions& stor
   return std::nullopt;
 }
 
-bool ReconcileStageOptions(SceneDatabase* database, const std::string& stage,
-                           const StageOptions& wanted, OptionChangePolicy policy) {
-  const std::optional<std::string> stored = database->ReadStageOptions(stage);
-  if (!stored) {
-    database->WriteStageOptions(stage, wanted.ToText());
-    return true;
-  }
+StoredStageOptions CompareStageOptions(const SceneDatabase& database, const std::string& stage,
+                                       const StageOptions& wanted, OptionChangePolicy policy) {
+  const std::optional<std::string> stored = database.ReadStageOptions(stage);
+  if (!stored) return StoredStageOptions::kNone;
   const std::optional<std::string> difference = wanted.DifferenceFrom(StageOptions::FromText(*stored));
-  if (!difference) return true;
+  if (!difference) return StoredStageOptions::kSame;
   PROJ_REQUIRE(policy == OptionChangePolicy::kRedo,
-               "the scene database '" << database->path() << "' holds " << stage
+               "the scene database '" << database.path() << "' holds " << stage
                                       << " results computed with other options (" << *difference
                                       << "). Run with the options it was made with, give another "
                                          "--database, or add --on-option-change redo to compute "
                                          "the "
                                       << stage << " again");
   PROJ_LOG(kWarning, stage << ": options changed (" << *difference << "); computing it again");
-  database->WriteStageOptions(stage, wanted.ToText());
-  return false;
+  return StoredStageOptions::kChanged;
+}
+
+bool ReconcileStageOptions(SceneDatabase* database, const std::string& stage,
+                           const StageOptions& wanted, OptionChangePolicy policy) {
+  const StoredStageOptions stored = CompareStageOptions(*database, stage, wanted, policy);
+  if (stored != StoredStageOptions::kSame) database->WriteStageOptions(stage, wanted.ToText());
+  return stored != StoredStageOptions::kChanged;
 }
 
 }  // namespace proj

@@ -44,6 +44,15 @@ enum class OptionChangePolicy {
   kRedo,  // the stage's stored results are discarded and computed again
 };
 
+// What the database holds for a stage, compared with the options of this run.
+enum class StoredStageOptions { kNone, kSame, kChanged };
+
+// Compares `wanted` with the options stored for `stage`, writing nothing. kChanged is
+// returned under kRedo (with a warning naming the option); under kStop a difference is an
+// InputError naming the database, the stage and the option.
+StoredStageOptions CompareStageOptions(const SceneDatabase& database, const std::string& stage,
+                                       const StageOptions& wanted, OptionChangePolicy policy);
+
 // Compares `wanted` with the options stored for `stage` in `database`. Returns true when the
 // stored results can be reused (same options, or none stored yet: `wanted` is then recorded),
 // false when they must be redone (kRedo; `wanted` is recorded, the caller discards the old
