@@ -92,6 +92,10 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   app.add_flag("--single-camera", o.cameras.single_camera,
                "All images share one camera (intrinsics) [off: images of one size and focal "
                "length share one]");
+  app.add_option("--video-fps", o.video.frames_per_second,
+                 "Videos in the input: frames picked per second of video, by timestamp (0 = every "
+                 "frame); needs the ffmpeg program")
+      ->capture_default_str();
 }
 
 void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {

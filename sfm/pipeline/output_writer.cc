@@ -98,6 +98,26 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
           << ", \"reason\": " << JsonString(result.skipped[i].reason) << "}";
     }
     out << "],\n";
+    out << "  \"videos\": [";
+    for (size_t i = 0; i < result.videos.size(); ++i) {
+      const VideoSummary& video = result.videos[i];
+      out << (i ? ", " : "") << "{\"name\": " << JsonString(video.name) << ", \"codec\": " << JsonString(video.info.codec)
+          << ", \"duration_s\": " << video.info.duration_s << ", \"nominal_fps\": " << video.info.nominal_fps
+          << ", \"average_fps\": " << video.info.average_fps
+          << ", \"variable_frame_rate\": " << (video.info.variable_frame_rate ? "true" : "false")
+          << ", \"rotation_deg_applied\": " << video.info.rotation_deg << ", \"frames\": " << video.num_frames
+          << ", \"frames_reused\": " << (video.reused ? "true" : "false") << ", \"problem\": " << JsonString(video.problem)
+          << "}";
+    }
+    out << "],\n";
+    out << "  \"video_frames\": [";  // name and time (s from the video's start) of each frame
+    for (size_t i = 0; i < result.video_frames.size(); ++i) {
+      const VideoFrameRecord& frame = result.video_frames[i];
+      out << (i ? ",\n    " : "\n    ") << "{\"name\": " << JsonString(frame.name) << ", \"video\": "
+          << JsonString(frame.video) << ", \"time_s\": " << std::setprecision(9) << frame.time_s
+          << std::setprecision(6) << "}";
+    }
+    out << "],\n";
     out << "  \"database\": " << JsonString(result.database_path) << ",\n";
     out << "  \"reused_from_database\": {\"images\": " << stats.num_images_reused
         << ", \"images_extracted\": " << stats.num_images_extracted

@@ -4,7 +4,6 @@
 
 #include "core/check.h"
 #include "core/logging.h"
-#include "io/image_folder.h"
 #include "sfm/pipeline/matching_stage.h"
 #include "sfm/pipeline/sequence_stage.h"
 #include "sfm/pipeline/verification_stage.h"
@@ -15,6 +14,7 @@ namespace proj {
 
 void ReconstructionOptions::Check() const {
   PROJ_REQUIRE(run.num_threads >= 0, "--threads must be >= 0 (got " << run.num_threads << ")");
+  video.Check();
   if (correspondences == CorrespondenceSource::kKltTracks) klt.Check();
   if (correspondences == CorrespondenceSource::kDescriptors || keyframe_sift.enabled) {
     extraction.Check();
@@ -81,9 +81,11 @@ std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database) {
 
 std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
                                     SceneDatabase* database, ReconstructionResult* result) {
-  const std::vector<std::string> paths = ListImageFiles(images_dir);
-  result->statistics.num_input_files = static_cast<int>(paths.size());
-  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png)");
+  InputImages input = PrepareInputImages(options.video, images_dir, FramesDirFor(database->path()));
+  if (!input.videos.empty()) result->times.Add("video_decoding", input.decode_seconds);
+  const std::vector<std::string>& paths = input.paths;
+  result->statistics.num_input_files = static_cast<int>(paths.size() + input.skipped_videos.size());
+  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png) and no readable video");
   Timer timer;
   std::vector<int> ids;
   if (options.correspondences == CorrespondenceSource::kKltTracks) {
@@ -100,6 +102,10 @@ std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const 
     result->statistics.num_images_removed = summary.num_removed;
     ids = std::move(summary.image_ids);
   }
+  for (SkippedFile& video : input.skipped_videos) result->skipped.push_back(std::move(video));
+  result->videos = std::move(input.videos);
+  result->video_frames = std::move(input.frames);
+  result->frames_dir = std::move(input.frames_dir);
   result->statistics.num_usable_images = static_cast<int>(ids.size());
   PROJ_LOG(kInfo, "features: " << result->statistics.num_features << " in " << ids.size() << " images");
   return ids;
