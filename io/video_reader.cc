@@ -26,12 +26,18 @@ double ParseRate(const std::string& text) {
   return denominator > 0 ? numerator / denominator : 0;
 }
 
+// An ffmpeg log line without its "[h264 @ 0x55...] [error] " prefixes.
+std::string WithoutLogPrefix(std::string line) {
+  while (!line.empty() && line[0] == '[' && line.find("] ") != std::string::npos) line.erase(0, line.find("] ") + 2);
+  return line;
+}
+
 // The last line of a program's log that says something ("" when silent).
 std::string LastLine(const std::string& log) {
   std::istringstream lines(log);
   std::string line, last;
   while (std::getline(lines, line)) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = WithoutLogPrefix(line);
   }
   return last;
 }
@@ -76,9 +82,9 @@ VideoInfo ProbeVideo(const std::string& path, const VideoToolOptions& tools) {
                Quoted(path) << ": holds no video stream");
   VideoInfo info;
   info.codec = field(stream + "codec_name");
-  if (info.codec.empty() || info.codec == "none" || info.codec == "unknown") {
-    info.codec = "unknown (tag '" + field(stream + "codec_tag_string") + "')";
-  }
+  PROJ_REQUIRE(!info.codec.empty() && info.codec != "none" && info.codec != "unknown",
+               Quoted(path) << ": unsupported codec: FFmpeg does not know the video stream's codec (tag '"
+                            << field(stream + "codec_tag_string") << "')");
   info.coded_width = std::atoi(field(stream + "width").c_str());
   info.coded_height = std::atoi(field(stream + "height").c_str());
   // The display matrix's rotation is counter-clockwise; the older "rotate" tag clockwise.
@@ -124,10 +130,10 @@ void VideoReader::ReadNewLog() {
         line.find("] n:") != std::string::npos) {
       pending_times_.push_back(std::atof(line.c_str() + time + 10));
     } else if (line.find("Decoder (codec") != std::string::npos && unsupported_codec_.empty()) {
-      unsupported_codec_ = line.substr(line.find("Decoder (codec"));
+      unsupported_codec_ = WithoutLogPrefix(line);
     } else if ((line.find("[error]") != std::string::npos || line.find("[fatal]") != std::string::npos) &&
                first_error_.empty()) {
-      first_error_ = line;
+      first_error_ = WithoutLogPrefix(line);
     }
   }
   partial_log_line_.erase(0, start);
@@ -156,7 +162,7 @@ bool VideoReader::ReadPpmHeader(int* width, int* height) {
 
 std::string VideoReader::Failure() const {
   if (!unsupported_codec_.empty()) {
-    return "unsupported codec " + info_.codec + ": this FFmpeg has no decoder for it (" + unsupported_codec_ + ")";
+    return "unsupported codec '" + info_.codec + "': this FFmpeg has no decoder for it (" + unsupported_codec_ + ")";
   }
   if (!first_error_.empty()) return first_error_;
   return LastLine(ffmpeg_->ErrorOutput());
@@ -184,6 +190,7 @@ bool VideoReader::Next(VideoFrame* frame) {
       if (status != 0) reason << " (ffmpeg exit status " << status << ")";
       problem_ = reason.str();
     }
+    PROJ_REQUIRE(num_frames_ > 0 || unsupported_codec_.empty(), Quoted(path_) << ": " << problem_);
     PROJ_REQUIRE(num_frames_ > 0, Quoted(path_) << ": no decodable frames"
                                                 << (problem_.empty() ? std::string() : ": " + problem_));
     return false;
