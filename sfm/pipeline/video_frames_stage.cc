@@ -199,8 +199,11 @@ InputImages PrepareInputImages(const VideoOptions& options, const std::string& i
     } catch (const InputError& failure) {
       if (single_file) throw;
       const FileStamp stamp = fs::exists(path, error) ? ReadFileStamp(path) : FileStamp();
-      PROJ_LOG(kWarning, "skipping video '" << video.name << "': " << failure.what());
-      result.skipped_videos.push_back({video.name, failure.what(), stamp.size, stamp.modification_time_ns});
+      std::string reason = failure.what();
+      const std::string named = "'" + path + "': ";  // the record names the file already
+      if (reason.compare(0, named.size(), named) == 0) reason.erase(0, named.size());
+      PROJ_LOG(kWarning, "skipping video '" << video.name << "': " << reason);
+      result.skipped_videos.push_back({video.name, reason, stamp.size, stamp.modification_time_ns});
       continue;
     }
     LogVideo(video, options.frames_per_second);
