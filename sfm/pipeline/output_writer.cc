@@ -101,13 +101,13 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"videos\": [";
     for (size_t i = 0; i < result.videos.size(); ++i) {
       const VideoSummary& video = result.videos[i];
-      out << (i ? ", " : "") << "{\"name\": " << JsonString(video.name) << ", \"codec\": " << JsonString(video.info.codec)
-          << ", \"duration_s\": " << video.info.duration_s << ", \"nominal_fps\": " << video.info.nominal_fps
+      out << (i ? ", " : "") << "{\"name\": " << JsonString(video.name)
+          << ", \"codec\": " << JsonString(video.info.codec) << ", \"duration_s\": " << video.info.duration_s << ", \"nominal_fps\": " << video.info.nominal_fps
           << ", \"average_fps\": " << video.info.average_fps
           << ", \"variable_frame_rate\": " << (video.info.variable_frame_rate ? "true" : "false")
           << ", \"rotation_deg_applied\": " << video.info.rotation_deg << ", \"frames\": " << video.num_frames
-          << ", \"frames_reused\": " << (video.reused ? "true" : "false") << ", \"problem\": " << JsonString(video.problem)
-          << "}";
+          << ", \"frames_reused\": " << (video.reused ? "true" : "false")
+          << ", \"problem\": " << JsonString(video.problem) << "}";
     }
     out << "],\n";
     out << "  \"video_frames\": [";  // name and time (s from the video's start) of each frame

@@ -116,9 +116,13 @@ void LogVideo(const VideoSummary& video, double frames_per_second) {
   std::ostringstream text;
   text << "video '" << video.name << "': " << info.codec << ", " << info.duration_s << " s";
   if (info.nominal_fps > 0) text << " at " << info.nominal_fps << " fps";
-  text << "; " << video.num_frames << " frames "
-       << (frames_per_second > 0 ? "picked at " + std::to_string(frames_per_second) + " fps" : std::string("(every frame)"))
-       << (video.reused ? ", reused from an earlier run" : "");
+  text << "; " << video.num_frames << " frames ";
+  if (frames_per_second > 0) {
+    text << "picked at " << frames_per_second << " fps";
+  } else {
+    text << "(every frame)";
+  }
+  if (video.reused) text << ", reused from an earlier run";
   PROJ_LOG(kInfo, text.str());
   if (info.rotation_deg != 0) {
     PROJ_LOG(kInfo, "video '" << video.name << "': rotation metadata " << info.rotation_deg

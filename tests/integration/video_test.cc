@@ -49,7 +49,7 @@ TEST(Video, ReconstructsLikeItsImageFolderWithFrameTimes) {
   const std::string dir = testing::MakeTempDir("video_sequence");
   const SyntheticSceneOptions scene = VideoTestSequence();
   WriteSyntheticScene(scene, dir);
-  fs::create_directories(dir + "/video");
+  for (const char* folder : {"/video", "/folder_out", "/video_out"}) fs::create_directories(dir + folder);
   const std::string video = dir + "/video/sequence.mp4";
   testing::EncodeImageSequence(dir + "/images", kVideoFps, video);
 
