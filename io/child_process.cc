@@ -56,10 +56,14 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   PROJ_REQUIRE(!argv.empty(), "no program to run");
   const std::optional<std::string> program = FindProgram(argv[0]);
   PROJ_REQUIRE(program, "the program '" << argv[0] << "' is not installed (not found in $PATH)");
-  int pipe_fds[2];
-  PROJ_REQUIRE(::pipe2(pipe_fds, O_CLOEXEC) == 0, "cannot create a pipe: " << std::strerror(errno));
-  stdout_fd_ = pipe_fds[0];
   stderr_fd_ = AnonymousTemporaryFile();
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(stderr_fd_);
+    PROJ_REQUIRE(false, "cannot create a pipe: " << std::strerror(error));
+  }
+  stdout_fd_ = pipe_fds[0];
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
