@@ -4,7 +4,8 @@
 # --sequence`, 640x480, encoded at 10 fps: 8 s, looped), runs `sfm extract VIDEO` (frames
 # decoded by ffmpeg, picked at --video-fps, written beside the database, features extracted)
 # on each under /usr/bin/time -v and prints a markdown row per video: frames picked, peak
-# resident memory (ours; ffmpeg's is its own process and printed apart), wall time.
+# resident memory of sfm (the largest of sfm and the ffmpeg/ffprobe it ran and waited for:
+# what the kernel's ru_maxrss reports), ffmpeg's own peak decoding the same way, wall time.
 #
 #   bench/video_memory.sh SFM_BINARY [WORK_DIR] [VIDEO_FPS]
 #       WORK_DIR defaults to /tmp/sfm-video-memory, VIDEO_FPS to 1. MINUTES="1 5" picks the
