@@ -180,8 +180,8 @@ InputImages PrepareInputImages(const VideoOptions& options, const std::string& i
   const bool single_file = fs::is_regular_file(input, error);
   if (single_file) {
     PROJ_REQUIRE(HasVideoExtension(input), "'" << input
-                                               << "' is a file but not a video (.mp4, .mov, .mkv, ...); give a "
-                                                  "folder of photos or a video");
+                                               << "' is not a folder of photos and not a video (.mp4, .mov, "
+                                                  ".mkv, ...)");
     videos.push_back(input);
   } else {
     result.paths = ListImageFiles(input);

@@ -304,7 +304,7 @@ TEST(Cli, BadVideoAloneIsExitCode2NamingIt) {
   std::ofstream(dir + "/photo.jpg") << "x";
   run = RunSfm("reconstruct " + dir + "/photo.jpg -o " + dir + "/out --device cpu");
   EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("photo.jpg' is a file but not a video"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("photo.jpg' is not a folder of photos and not a video"), std::string::npos) << run.output;
 }
 
 // Without ffmpeg a video is refused by name; photo folders work as before.
