@@ -135,7 +135,9 @@ TEST(GpuFallbackMatcher, BlockTheGpuFailedOnAndLaterOnesComeFromTheCpuCountedOnc
     const auto matches = matcher.MatchPairs(features, block, &progress);
     ASSERT_EQ(matches.size(), block.size());
     from_gpu.push_back(!matches[0].empty() && matches[0][0].index1 == -7);
-    if (!from_gpu.back()) EXPECT_EQ(matches[0].size(), 4u);
+    if (!from_gpu.back()) {
+      EXPECT_EQ(matches[0].size(), 4u);
+    }
   }
   EXPECT_EQ(from_gpu, (std::vector<bool>{true, false, false}));
   EXPECT_EQ(progress.done(), 12);  // the failed block's first half is not counted twice
