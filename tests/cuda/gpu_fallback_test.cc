@@ -13,20 +13,12 @@
 #include <gtest/gtest.h>
 
 #include "cuda/gpu_fault_hooks.h"
+#include "tests/support/cerr_capture.h"
 
 namespace proj::cuda {
 namespace {
 
-class CerrCapture {
- public:
-  CerrCapture() : previous_(std::cerr.rdbuf(buffer_.rdbuf())) {}
-  ~CerrCapture() { std::cerr.rdbuf(previous_); }
-  std::string text() const { return buffer_.str(); }
-
- private:
-  std::ostringstream buffer_;
-  std::streambuf* previous_;
-};
+using proj::testing::CerrCapture;
 
 GpuError OutOfMemory() {
   return GpuError(2, "cudaErrorMemoryAllocation", "out of memory", "cudaMalloc(&data, bytes)", "x.cu:1");

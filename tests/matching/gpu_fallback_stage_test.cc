@@ -15,20 +15,12 @@
 #include "features/gpu_fallback_extractor.h"
 #include "matching/cpu_descriptor_matcher.h"
 #include "matching/gpu_fallback_matcher.h"
+#include "tests/support/cerr_capture.h"
 
 namespace proj {
 namespace {
 
-class CerrCapture {
- public:
-  CerrCapture() : previous_(std::cerr.rdbuf(buffer_.rdbuf())) {}
-  ~CerrCapture() { std::cerr.rdbuf(previous_); }
-  std::string text() const { return buffer_.str(); }
-
- private:
-  std::ostringstream buffer_;
-  std::streambuf* previous_;
-};
+using testing::CerrCapture;
 
 cuda::GpuError LaunchFailure() {
   return cuda::GpuError(719, "cudaErrorLaunchFailure", "unspecified launch failure", "kernel<<<>>>",
