@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/bench_principal_point}
 sfm=${2:-$here/build/bin/sfm}
 strecha=$here/../shared/datasets/strecha
-scenes=${SCENES:-"fountain-P11 Herz-Jesus-P8 entry-P10 castle-P19"}
+scenes=${SCENES-"fountain-P11 Herz-Jesus-P8 entry-P10 castle-P19"}  # SCENES="" for none
 threads=${THREADS:-0}
 [ -x "$sfm" ] || { echo "bench: build the project first (scripts/build.sh)" >&2; exit 2; }
 mkdir -p "$out"
