@@ -158,8 +158,13 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
 }
 
 void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
-  app.add_flag("--refine-principal-point", args->options.mapper.refine_principal_point,
-               "Refine the principal point in bundle adjustment [off]");
+  using PrincipalPoint = IncrementalMapperOptions::PrincipalPoint;
+  static const EnumNames<PrincipalPoint> kPrincipalPointNames = {
+      {"auto", PrincipalPoint::kAuto}, {"on", PrincipalPoint::kOn}, {"off", PrincipalPoint::kOff}};
+  AddEnumOption(app, "--refine-principal-point", &args->options.mapper.principal_point, kPrincipalPointNames,
+                "Principal point in bundle adjustment: auto refines it, once the model is built, "
+                "for cameras whose views constrain it and keeps it only when plausible; on from "
+                "the start; off at the image centre");
 }
 
 }  // namespace proj::app

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/check.h"
+#include "core/interrupt.h"
 #include "core/logging.h"
 #include "core/parallel_for.h"
 #include "core/progress.h"
@@ -124,6 +125,12 @@ class OrderedImageWriter {
       ++next_;
     }
     if (transaction_ && commit_timer_.ElapsedSeconds() > 0.5) Commit();
+  }
+
+  // Commits the images written so far (the rest stay unwritten), e.g. when interrupted.
+  void CommitWritten() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (transaction_) Commit();
   }
 
   void Close() {
@@ -289,18 +296,24 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
     std::mutex extractor_mutex;
     std::mutex* serialize = extractor->ConcurrentCalls() <= 1 ? &extractor_mutex : nullptr;
     Progress progress("extracting features", static_cast<int>(to_extract.size()), "images");
-    ParallelFor(0, static_cast<int>(to_extract.size()), options.num_threads, [&](int k, int) {
-      const int i = to_extract[k];
-      std::optional<ImageRecord> record;
-      std::string error;
-      try {
-        record = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
-      } catch (const InputError& e) {
-        error = e.what();
-      }
-      writer.Finish(k, std::move(record), stamps[i], error, existing_id[i]);
-      progress.Advance();
-    });
+    try {
+      ParallelFor(0, static_cast<int>(to_extract.size()), options.num_threads, [&](int k, int) {
+        ThrowIfInterrupted();  // images not started are abandoned
+        const int i = to_extract[k];
+        std::optional<ImageRecord> record;
+        std::string error;
+        try {
+          record = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
+        } catch (const InputError& e) {
+          error = e.what();
+        }
+        writer.Finish(k, std::move(record), stamps[i], error, existing_id[i]);
+        progress.Advance();
+      });
+    } catch (const Interrupted&) {
+      writer.CommitWritten();  // the images finished in name order are kept
+      throw;
+    }
   }
   writer.Close();
   summary.num_extracted = static_cast<int>(writer.written_ids().size());
