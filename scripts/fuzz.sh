@@ -34,9 +34,13 @@ bash scripts/build.sh make_fuzz_seeds
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-# The targets write their input files here (tests/fuzz/fuzz_support.h).
-export TMPDIR="$PWD/build-fuzz/tmp"
-rm -rf "$TMPDIR" build-fuzz/seeds && mkdir -p "$TMPDIR"
+# The targets write their input files here (tests/fuzz/fuzz_support.h): in memory when
+# /dev/shm is there, so an execution costs no disk write.
+scratch_root="$PWD/build-fuzz"
+[ -d /dev/shm ] && [ -w /dev/shm ] && scratch_root=/dev/shm
+export TMPDIR="$scratch_root/proj_fuzz_scratch_$$"
+trap 'rm -rf "$TMPDIR"' EXIT
+rm -rf build-fuzz/seeds && mkdir -p "$TMPDIR"
 if [ -d "$datasets" ]; then
   build/bin/make_fuzz_seeds build-fuzz/seeds "$datasets"
 else
@@ -57,12 +61,13 @@ for target in $targets; do
     -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-  printf 'fuzz %-15s %10s executions %7s exec/s %6s corpus files  %s\n' "$target" "${runs:-?}" \
-    "${speed:-?}" "$(find "$corpus" -type f | wc -l)" "$([ $status -eq 0 ] && echo ok || echo "FAILED, see $log")"
+  verdict=ok
+  [ $status -eq 0 ] || verdict="FAILED, see $log"
+  printf 'fuzz %-15s %10s executions %7s exec/s %6s corpus files  %s\n' "$target" \
+    "${runs:-?}" "${speed:-?}" "$(find "$corpus" -type f | wc -l)" "$verdict"
   if [ $status -ne 0 ]; then
     failed=1
     grep -m5 -E "ERROR|SUMMARY|runtime error|Check failed|terminate" "$log" >&2 || true
   fi
 done
-rm -rf "$TMPDIR"
 exit $failed

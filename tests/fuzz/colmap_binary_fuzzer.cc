@@ -12,7 +12,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* const names[] = {"cameras.bin", "images.bin", "points3D.bin"};
   try {
-    proj::fuzz::CheckSceneConsistency(proj::ReadColmapBinary(proj::fuzz::WriteScratchFiles(data, size, names, 3)));
+    proj::fuzz::CheckSceneConsistency(
+        proj::ReadColmapBinary(proj::fuzz::WriteScratchFiles(data, size, names, 3)));
   } catch (const proj::InputError&) {
   }
   return 0;

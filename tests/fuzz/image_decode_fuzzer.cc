@@ -15,9 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     proj::ImageInfo info;
     const proj::Image image = proj::DecodeImage(data, size, "fuzz_input", &info, options);
-    PROJ_CHECK(image.data.size() ==
-                   static_cast<size_t>(image.width) * image.height * image.channels,
-               "decoded buffer does not match its size");
+    PROJ_CHECK(
+        image.data.size() == static_cast<size_t>(image.width) * image.height * image.channels,
+        "decoded buffer does not match its size");
     PROJ_CHECK(image.width == info.width && image.height == info.height,
                "decoded size differs from the reported size");
   } catch (const proj::InputError&) {

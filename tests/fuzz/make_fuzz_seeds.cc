@@ -43,7 +43,8 @@ void WriteSeed(const fs::path& path, const Bytes& bytes) {
   WriteFileAtomically(
       path.string(),
       [&](std::ostream& out) {
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        out.write(reinterpret_cast<const char*>(bytes.data()),
+                  static_cast<std::streamsize>(bytes.size()));
       },
       /*binary=*/true);
 }
@@ -63,7 +64,8 @@ Image Downscale(const Image& image, int max_side) {
       for (int c = 0; c < image.channels; ++c) {
         int sum = 0;
         for (int dy = 0; dy < factor; ++dy) {
-          for (int dx = 0; dx < factor; ++dx) sum += image.pixel(x * factor + dx, y * factor + dy)[c];
+          for (int dx = 0; dx < factor; ++dx)
+            sum += image.pixel(x * factor + dx, y * factor + dy)[c];
         }
         small.data[(static_cast<size_t>(y) * small.width + x) * small.channels + c] =
             static_cast<uint8_t>(sum / (factor * factor));
@@ -87,7 +89,8 @@ Image ToGrey(const Image& image) {
 Bytes WithExif(const Bytes& jpeg, const uint8_t* exif, size_t exif_size) {
   const size_t length = exif_size + 2;
   Bytes out(jpeg.begin(), jpeg.begin() + 2);
-  out.insert(out.end(), {0xFF, 0xE1, static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)});
+  out.insert(out.end(),
+             {0xFF, 0xE1, static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)});
   out.insert(out.end(), exif, exif + exif_size);
   out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
   return out;
@@ -117,14 +120,15 @@ int WritePhotographSeeds(const fs::path& out, const fs::path& datasets) {
     photos.insert(photos.end(), files.begin(), files.end());
   }
   for (const fs::path& photo : photos) {
-    const std::string stem = photo.parent_path().parent_path().filename().string() + "_" +
-                             photo.stem().string();
+    const std::string stem =
+        photo.parent_path().parent_path().filename().string() + "_" + photo.stem().string();
     const Bytes prefix = ReadFilePrefix(photo.string(), 256 * 1024);
     const JpegMarkerInfo markers = ParseJpegMarkers(prefix.data(), prefix.size());
     const Image small = Downscale(ReadImageFile(photo.string()), 96);
     WriteImageSeeds(out / "image_decode", stem, small);
     if (markers.exif != nullptr && markers.exif_size + 2 <= 0xFFFF) {
-      WriteSeed(out / "exif" / (stem + ".exif"), Bytes(markers.exif, markers.exif + markers.exif_size));
+      WriteSeed(out / "exif" / (stem + ".exif"),
+                Bytes(markers.exif, markers.exif + markers.exif_size));
       WriteSeed(out / "image_decode" / (stem + "_exif.jpg"),
                 WithExif(EncodeJpeg(small, 90), markers.exif, markers.exif_size));
     }
@@ -138,14 +142,15 @@ void WriteHandMadeExifSeeds(const fs::path& dir) {
   const std::vector<TiffEntry> ifd0 = {AsciiEntry(0x010F, "Maker"), AsciiEntry(0x0110, "Model 1"),
                                        ShortEntry(0x0112, 6)};
   const std::vector<TiffEntry> exif_ifd = {
-      RationalEntry(0x920A, 35, 10), ShortEntry(0xA405, 28), RationalEntry(0xA20E, 4000, 1),
-      ShortEntry(0xA210, 3), ShortEntry(0xA002, 4000), ShortEntry(0xA003, 3000)};
+      RationalEntry(0x920A, 35, 10), ShortEntry(0xA405, 28),   RationalEntry(0xA20E, 4000, 1),
+      ShortEntry(0xA210, 3),         ShortEntry(0xA002, 4000), ShortEntry(0xA003, 3000)};
   const std::vector<TiffEntry> gps_ifd = {AsciiEntry(0x0001, "N"), DegreesEntry(0x0002, 50),
                                           AsciiEntry(0x0003, "W"), DegreesEntry(0x0004, 1),
                                           RationalEntry(0x0006, 1234, 10)};
   WriteSeed(dir / "camera.exif", ExifBlock(ifd0, exif_ifd, 0x8769));
   WriteSeed(dir / "gps.exif", ExifBlock(ifd0, gps_ifd, 0x8825));
-  WriteSeed(dir / "negative_focal.exif", ExifBlock(ifd0, {SRationalEntry(0x920A, -35, 10)}, 0x8769));
+  WriteSeed(dir / "negative_focal.exif",
+            ExifBlock(ifd0, {SRationalEntry(0x920A, -35, 10)}, 0x8769));
   WriteSeed(dir / "ifd_loop.exif", ExifBlock(ifd0, {}, 0x8769, /*ifd0_next=*/8));
 }
 
@@ -155,8 +160,9 @@ Scene MakeSyntheticScene(const std::vector<StrechaCamera>& cameras) {
   Scene scene;
   for (size_t i = 0; i < cameras.size(); ++i) {
     const StrechaCamera& truth = cameras[i];
-    const CameraModelId model = i == 0 ? CameraModelId::kPinhole
-                                       : (i == 1 ? CameraModelId::kSimpleRadial : CameraModelId::kRadial);
+    const CameraModelId model =
+        i == 0 ? CameraModelId::kPinhole
+               : (i == 1 ? CameraModelId::kSimpleRadial : CameraModelId::kRadial);
     scene.cameras.push_back(Camera::FromFocal(model, truth.width, truth.height, truth.K(0, 0)));
     SceneImage image;
     image.name = SyntheticImageName(static_cast<int>(i));
@@ -168,14 +174,15 @@ Scene MakeSyntheticScene(const std::vector<StrechaCamera>& cameras) {
   const StrechaCamera& first = cameras.front();
   for (int gy = 1; gy < 4; ++gy) {
     for (int gx = 1; gx < 5; ++gx) {
-      const Eigen::Vector3d ray = first.K.inverse() *
-                                  Eigen::Vector3d(first.width * gx / 5.0, first.height * gy / 4.0, 1);
+      const Eigen::Vector3d ray =
+          first.K.inverse() * Eigen::Vector3d(first.width * gx / 5.0, first.height * gy / 4.0, 1);
       const Eigen::Vector3d world = first.C + first.R * ray * (8 + gx);
       std::vector<TrackElement> track;
       for (size_t i = 0; i < cameras.size(); ++i) {
         Eigen::Vector2d uv;
         if (!cameras[i].Project(world, &uv)) continue;
-        if (uv.x() < 0 || uv.y() < 0 || uv.x() > cameras[i].width || uv.y() > cameras[i].height) continue;
+        if (uv.x() < 0 || uv.y() < 0 || uv.x() > cameras[i].width || uv.y() > cameras[i].height)
+          continue;
         SceneImage& image = scene.images[i];
         track.push_back({static_cast<int>(i), static_cast<int>(image.keypoints.size())});
         image.keypoints.push_back(uv);
@@ -243,21 +250,20 @@ void WritePlySeeds(const fs::path& out, const Scene& scene,
     WriteCamerasPly((dir / (std::string("cameras_") + name + ".ply")).string(), glyphs, options);
   }
   // Our writer only writes binary little-endian; the reader also takes ASCII.
-  WriteSeed(dir / "ascii.ply",
-            ToBytes("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
-                    "property double z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\n"
-                    "element edge 1\nproperty int vertex1\nproperty int vertex2\n"
-                    "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
-                    "0 0 0 255 0 0\n1 0 0 0 255 0\n0 1 0.5 0 0 255\n0 1\n3 0 1 2\n"));
+  WriteSeed(
+      dir / "ascii.ply",
+      ToBytes("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+              "property double z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\n"
+              "element edge 1\nproperty int vertex1\nproperty int vertex2\n"
+              "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
+              "0 0 0 255 0 0\n1 0 0 0 255 0\n0 1 0.5 0 0 255\n0 1\n3 0 1 2\n"));
 }
 
 // A database with a row in every table, as the pipeline writes them.
 void WriteDatabaseSeeds(const fs::path& out, const fs::path& scratch, const Scene& scene) {
   const fs::path path = scratch / "scene.db";
   const fs::path empty_path = scratch / "empty.db";
-  {
-    SceneDatabase empty(empty_path.string(), SceneDatabase::Mode::kReadWrite);
-  }
+  { SceneDatabase empty(empty_path.string(), SceneDatabase::Mode::kReadWrite); }
   {
     SceneDatabase database(path.string(), SceneDatabase::Mode::kReadWrite);
     SceneDatabase::Transaction transaction(&database);
@@ -269,7 +275,8 @@ void WriteDatabaseSeeds(const fs::path& out, const fs::path& scratch, const Scen
       image_ids.push_back(image_id);
       std::vector<Keypoint> keypoints;
       for (const Eigen::Vector2d& uv : image.keypoints) {
-        keypoints.push_back({static_cast<float>(uv.x()), static_cast<float>(uv.y()), 2.0f, 0.5f, 1.0f, 0});
+        keypoints.push_back(
+            {static_cast<float>(uv.x()), static_cast<float>(uv.y()), 2.0f, 0.5f, 1.0f, 0});
       }
       database.WriteKeypoints(image_id, keypoints);
       database.WriteDescriptors(image_id, Bytes(keypoints.size() * kSiftDescriptorSize, 7));
@@ -334,7 +341,8 @@ int Run(const fs::path& out, const fs::path& datasets) {
   const std::vector<SyntheticView> views = RenderSyntheticScene(options);
   std::vector<StrechaCamera> cameras;
   for (const SyntheticView& view : views) {
-    WriteImageSeeds(out / "image_decode", "synthetic_" + fs::path(view.name).stem().string(), view.image);
+    WriteImageSeeds(out / "image_decode", "synthetic_" + fs::path(view.name).stem().string(),
+                    view.image);
     cameras.push_back(view.camera);
   }
   const int num_photos = datasets.empty() ? 0 : WritePhotographSeeds(out, datasets);

@@ -9,19 +9,22 @@ void CheckSceneConsistency(const Scene& scene) {
   const int num_images = static_cast<int>(scene.images.size());
   for (int image_id = 0; image_id < num_images; ++image_id) {
     const SceneImage& image = scene.images[image_id];
-    PROJ_CHECK(image.camera_id == kInvalidId || (image.camera_id >= 0 && image.camera_id < num_cameras),
-               "image " << image_id << " has camera id " << image.camera_id);
+    PROJ_CHECK(
+        image.camera_id == kInvalidId || (image.camera_id >= 0 && image.camera_id < num_cameras),
+        "image " << image_id << " has camera id " << image.camera_id);
     PROJ_CHECK(image.point3d_ids.size() == image.keypoints.size(),
                "image " << image_id << " point id count differs from its keypoint count");
     for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
       const int point_id = image.point3d_ids[k];
       if (point_id == kInvalidId) continue;
       const auto point = scene.points.find(point_id);
-      PROJ_CHECK(point != scene.points.end(), "image " << image_id << " observes missing point " << point_id);
+      PROJ_CHECK(point != scene.points.end(),
+                 "image " << image_id << " observes missing point " << point_id);
     }
   }
   for (const auto& [point_id, point] : scene.points) {
-    PROJ_CHECK(point_id >= 0 && point_id < scene.next_point_id, "point id " << point_id << " out of range");
+    PROJ_CHECK(point_id >= 0 && point_id < scene.next_point_id,
+               "point id " << point_id << " out of range");
     for (const TrackElement& element : point.track) {
       PROJ_CHECK(element.image_id >= 0 && element.image_id < num_images,
                  "point " << point_id << " track names image " << element.image_id);
