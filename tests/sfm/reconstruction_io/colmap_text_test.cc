@@ -159,5 +159,19 @@ TEST(ColmapText, AcceptsCrLfAndNamesWithSpaces) {
   EXPECT_TRUE(scene.images[0].keypoints.empty());
 }
 
+// Found by fuzzing (tests/fuzz/colmap_text_fuzzer.cc): fields are split at any whitespace, but
+// the name was found by skipping only spaces and tabs, so a vertical tab or form feed between
+// two fields threw std::out_of_range (a crash) instead of reading the line.
+TEST(ColmapText, AnyWhitespaceSeparatesImageFields) {
+  const std::string dir = testing::MakeTempDir("colmap_whitespace");
+  WriteText(dir + "/cameras.txt", "1 PINHOLE 640 480 500 510 320 240\n");
+  WriteText(dir + "/images.txt", "1 1\v0 0 0\f0 0 0 1 my image.jpg\v\n\n");
+  WriteText(dir + "/points3D.txt", "");
+  const Scene scene = ReadColmapText(dir);
+  ASSERT_EQ(scene.images.size(), 1u);
+  EXPECT_EQ(scene.images[0].name, "my image.jpg");
+  EXPECT_TRUE(scene.images[0].registered);
+}
+
 }  // namespace
 }  // namespace proj
