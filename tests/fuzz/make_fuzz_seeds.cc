@@ -4,7 +4,7 @@
 //                        and small synthetic renders
 //   OUT/exif             the EXIF blocks of those photographs and hand-made ones (GPS, a
 //                        negative focal length, an IFD that links to itself)
-//   OUT/ply              point clouds and camera glyphs written by io/ply.h, one ASCII file
+//   OUT/ply              point clouds and camera frusta written by io/ply.h, one ASCII file
 //   OUT/colmap_text      a synthetic model written by WriteColmapText, and an empty one
 //   OUT/colmap_binary    the same by WriteColmapBinary
 //   OUT/scene_database   a small scene database with every table filled, and an empty one
@@ -220,35 +220,22 @@ void WriteModelSeeds(const fs::path& out, const fs::path& scratch, const Scene& 
   WriteSeed(out / "colmap_binary" / "empty", JoinModelFiles(binary / "empty", ".bin"));
 }
 
-void WritePlySeeds(const fs::path& out, const Scene& scene,
-                   const std::vector<StrechaCamera>& cameras) {
+// Point clouds of the scene, and the camera frusta (faces) WriteSyntheticScene draws.
+void WritePlySeeds(const fs::path& out, const fs::path& scratch, const Scene& scene,
+                   const SyntheticSceneOptions& options) {
   std::vector<Eigen::Vector3f> points;
   std::vector<Rgb8> colors;
   for (const auto& [id, point] : scene.points) {
     points.push_back(point.position.cast<float>());
     colors.push_back({point.color[0], point.color[1], point.color[2]});
   }
-  std::vector<PlyCamera> glyphs;
-  for (const StrechaCamera& camera : cameras) {
-    PlyCamera glyph;
-    glyph.K = camera.K;
-    glyph.world_from_cam = camera.R;
-    glyph.center = camera.C;
-    glyph.width = camera.width;
-    glyph.height = camera.height;
-    glyphs.push_back(glyph);
-  }
   const fs::path dir = out / "ply";
   fs::create_directories(dir);
   WritePointCloudPly((dir / "points_rgb.ply").string(), points, colors);
   WritePointCloudPly((dir / "points.ply").string(), points, {});
-  for (const auto& [name, glyph] : {std::pair{"centres", CameraGlyph::kCentres},
-                                    {"frustum_edges", CameraGlyph::kFrustumEdges},
-                                    {"frustum_faces", CameraGlyph::kFrustumFaces}}) {
-    CameraPlyOptions options;
-    options.glyph = glyph;
-    WriteCamerasPly((dir / (std::string("cameras_") + name + ".ply")).string(), glyphs, options);
-  }
+  WriteSyntheticScene(options, (scratch / "synthetic").string());
+  WriteSeed(dir / "gt_cameras.ply",
+            ReadFileBytes((scratch / "synthetic" / "gt_cameras.ply").string()));
   // Our writer only writes binary little-endian; the reader also takes ASCII.
   WriteSeed(
       dir / "ascii.ply",
@@ -350,7 +337,7 @@ int Run(const fs::path& out, const fs::path& datasets) {
 
   const Scene scene = MakeSyntheticScene(cameras);
   WriteModelSeeds(out, scratch, scene);
-  WritePlySeeds(out, scene, cameras);
+  WritePlySeeds(out, scratch, scene, options);
   WriteDatabaseSeeds(out, scratch, scene);
   fs::remove_all(scratch);
   std::cout << "make_fuzz_seeds: seeds in " << out.string() << " (" << num_photos

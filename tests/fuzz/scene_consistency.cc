@@ -1,6 +1,7 @@
 #include "tests/fuzz/scene_consistency.h"
 
 #include "core/check.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace proj::fuzz {
 
@@ -35,6 +36,16 @@ void CheckSceneConsistency(const Scene& scene) {
       PROJ_CHECK(image.point3d_ids[element.keypoint_index] == point_id,
                  "point " << point_id << " track disagrees with image " << element.image_id);
     }
+  }
+}
+
+void FuzzColmapReader(const uint8_t* data, size_t size, const std::string& ext,
+                      Scene (*read)(const std::string& dir)) {
+  const std::string names[] = {"cameras" + ext, "images" + ext, "points3D" + ext};
+  const char* const name_pointers[] = {names[0].c_str(), names[1].c_str(), names[2].c_str()};
+  try {
+    CheckSceneConsistency(read(WriteScratchFiles(data, size, name_pointers, 3)));
+  } catch (const InputError&) {
   }
 }
 
