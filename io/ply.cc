@@ -309,6 +309,13 @@ PlyMesh ReadPly(const std::string& path) {
                  "'" << path << "': PLY edge element lacks vertex1 or vertex2");
     PROJ_REQUIRE(!is_face || (indices >= 0 && element.properties[indices].is_list),
                  "'" << path << "': PLY face element lacks a vertex_indices list");
+    // Every item of an element with properties takes at least one byte (binary) or character
+    // (ASCII): a larger count is a corrupt header, and would otherwise loop 2^64 times over
+    // an element of nothing (found by fuzzing). Items of no properties hold nothing to read.
+    if (element.properties.empty()) continue;
+    PROJ_REQUIRE(element.count <= reader.remaining(),
+                 "'" << path << "': PLY element '" << element.name << "' claims " << element.count
+                     << " items, more than the " << reader.remaining() << " bytes left");
     const bool with_colors = is_vertex && red >= 0 && green >= 0 && blue >= 0;
     std::vector<double> values(element.properties.size());
     std::vector<int> face;

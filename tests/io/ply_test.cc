@@ -149,8 +149,9 @@ void ExpectPlyError(const std::string& name, const std::string& text, const std:
 }
 
 // Found by fuzzing (tests/fuzz/ply_fuzzer.cc): a second vertex element without colours left
-// PlyMesh::colors shorter than positions, and indices outside int (a uint of 4e9, a float of
-// 1e30) were converted to int, which is undefined.
+// PlyMesh::colors shorter than positions; an element count of 2^64 - 1 hung the reader; and
+// (by reading the code) indices outside int (a uint of 4e9, a float of 1e30) were converted
+// to int, which is undefined.
 TEST(Ply, FuzzFoundInputsAreInputErrors) {
   const std::string vertices =
       "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n";
@@ -169,6 +170,16 @@ TEST(Ply, FuzzFoundInputsAreInputErrors) {
                      "element edge 1\nproperty float vertex1\nproperty float vertex2\nend_header\n"
                      "0 0 0\n0 1e30\n",
                  "vertex index 1e+30 is out of range");
+  ExpectPlyError("huge_element_count.ply",
+                 "ply\nformat binary_little_endian 1.0\n" + vertices +
+                     "element extra 9000000000000000000\nproperty uchar a\nend_header\n" +
+                     std::string(12, '\0') + "xyz",
+                 "claims 9000000000000000000 items");
+  // An element without properties holds nothing, whatever its count.
+  const std::string path = testing::MakeTempDir("ply_empty_element") + "/empty.ply";
+  std::ofstream(path) << "ply\nformat ascii 1.0\n" << vertices
+                      << "element nothing 9000000000000000000\nend_header\n1 2 3\n";
+  EXPECT_EQ(ReadPly(path).positions.size(), 1u);
 }
 
 }  // namespace
