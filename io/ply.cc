@@ -185,6 +185,14 @@ int PropertyIndex(const PlyElement& element, std::initializer_list<const char*> 
   return -1;
 }
 
+// A vertex index read as a double (any PLY type) as an int. Out-of-range doubles (a uint32 of
+// 4e9, a float of 1e30, NaN) would make the conversion undefined (found by fuzzing).
+int VertexIndexValue(double value, const std::string& path) {
+  PROJ_REQUIRE(value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max(),
+               "'" << path << "': PLY vertex index " << value << " is out of range");
+  return static_cast<int>(value);
+}
+
 uint8_t ColorValue(double value, PlyType type) {
   if (type == PlyType::kFloat32 || type == PlyType::kFloat64) value *= 255.0;
   return static_cast<uint8_t>(std::clamp(std::lround(value), 0L, 255L));
@@ -274,6 +282,11 @@ PlyMesh ReadPly(const std::string& path) {
   }
   PROJ_REQUIRE(have_format, "'" << path << "': PLY header has no format line");
 
+  // Colours are per vertex of the one vertex element: a second one (with or without colours)
+  // would leave PlyMesh::colors out of step with positions (found by fuzzing).
+  PROJ_REQUIRE(std::count_if(elements.begin(), elements.end(),
+                             [](const PlyElement& e) { return e.name == "vertex"; }) <= 1,
+               "'" << path << "': PLY file has more than one vertex element");
   PlyMesh mesh;
   BodyReader reader(bytes, body, format, path);
   for (const PlyElement& element : elements) {
@@ -296,6 +309,13 @@ PlyMesh ReadPly(const std::string& path) {
                  "'" << path << "': PLY edge element lacks vertex1 or vertex2");
     PROJ_REQUIRE(!is_face || (indices >= 0 && element.properties[indices].is_list),
                  "'" << path << "': PLY face element lacks a vertex_indices list");
+    // Every item of an element with properties takes at least one byte (binary) or character
+    // (ASCII): a larger count is a corrupt header, and would otherwise loop 2^64 times over
+    // an element of nothing (found by fuzzing). Items of no properties hold nothing to read.
+    if (element.properties.empty()) continue;
+    PROJ_REQUIRE(element.count <= reader.remaining(),
+                 "'" << path << "': PLY element '" << element.name << "' claims " << element.count
+                     << " items, more than the " << reader.remaining() << " bytes left");
     const bool with_colors = is_vertex && red >= 0 && green >= 0 && blue >= 0;
     std::vector<double> values(element.properties.size());
     std::vector<int> face;
@@ -312,7 +332,7 @@ PlyMesh ReadPly(const std::string& path) {
                      "'" << path << "': bad list length " << count << " in element '" << element.name << "'");
         for (int k = 0; k < static_cast<int>(count); ++k) {
           const double value = reader.Read(property.type, element.name);
-          if (is_face && static_cast<int>(p) == indices) face.push_back(static_cast<int>(value));
+          if (is_face && static_cast<int>(p) == indices) face.push_back(VertexIndexValue(value, path));
         }
       }
       if (is_vertex) {
@@ -323,7 +343,7 @@ PlyMesh ReadPly(const std::string& path) {
                                  ColorValue(values[blue], element.properties[blue].type)});
         }
       } else if (is_edge) {
-        mesh.edges.push_back({static_cast<int>(values[vertex1]), static_cast<int>(values[vertex2])});
+        mesh.edges.push_back({VertexIndexValue(values[vertex1], path), VertexIndexValue(values[vertex2], path)});
       } else if (is_face) {
         mesh.faces.push_back(face);
       }

@@ -12,6 +12,18 @@ void GrowTo(std::vector<T>* v, size_t size, const T& filler) {
   if (v->size() < size) v->resize(size, filler);
 }
 
+// Camera and image ids index vectors, so every id below the largest one is held in memory (as
+// a placeholder when unused): a file of a few bytes naming IMAGE_ID 1,000,000,000 would ask
+// for hundreds of gigabytes. COLMAP ids count images of a database (never reused), so a
+// million is far beyond real models; point ids are kept in a map and have no such limit.
+constexpr long long kMaxCameraOrImageId = 1 << 20;
+
+void RequireIndexableId(long long colmap_id, const SourcePosition& at, const char* what) {
+  PROJ_REQUIRE(colmap_id <= kMaxCameraOrImageId,
+               at.Where() << ": " << what << " " << colmap_id << " too large (at most "
+                          << kMaxCameraOrImageId << " is supported)");
+}
+
 Camera PlaceholderCamera() {
   Camera camera;
   camera.params.assign(CameraModelNumParams(camera.model), 0.0);
@@ -30,6 +42,7 @@ int ColmapModelBuilder::ToIndex(long long colmap_id, const SourcePosition& at, c
 void ColmapModelBuilder::AddCamera(long long colmap_id, const Camera& camera,
                                    const SourcePosition& at) {
   const int id = ToIndex(colmap_id, at, "CAMERA_ID");
+  RequireIndexableId(colmap_id, at, "CAMERA_ID");
   PROJ_REQUIRE(camera.width >= 0 && camera.height >= 0, at.Where() << ": negative image size");
   GrowTo(&scene_.cameras, id + 1, PlaceholderCamera());
   GrowTo(&camera_defined_, id + 1, char{0});
@@ -42,6 +55,7 @@ SceneImage* ColmapModelBuilder::AddImage(long long colmap_id, const Eigen::Quate
                                          const Eigen::Vector3d& t, long long colmap_camera_id,
                                          std::string name, const SourcePosition& at) {
   const int id = ToIndex(colmap_id, at, "IMAGE_ID");
+  RequireIndexableId(colmap_id, at, "IMAGE_ID");
   GrowTo(&scene_.images, id + 1, SceneImage{});
   SceneImage& image = scene_.images[id];
   PROJ_REQUIRE(!image.registered, at.Where() << ": duplicate IMAGE_ID " << id + 1);

@@ -44,6 +44,9 @@ class LineReader : public internal::SourcePosition {
   int line_number_ = 0;
 };
 
+// What `stream >> token` skips in the C locale (isspace).
+constexpr const char* kFieldSeparators = " \t\n\v\f\r";
+
 std::vector<std::string> Split(const std::string& line) {
   std::vector<std::string> tokens;
   std::istringstream stream(line);
@@ -111,15 +114,17 @@ void ReadImages(const std::string& path, ColmapModelBuilder* builder) {
     double v[7];
     for (int i = 0; i < 7; ++i) v[i] = ParseDouble(tokens[1 + i], reader, "pose value");
     const long long camera_id = ParseInt(tokens[8], reader, "CAMERA_ID");
-    // The name is the rest of the line after CAMERA_ID (it may contain spaces).
+    // The name is the rest of the line after CAMERA_ID (it may contain spaces). Fields are
+    // skipped with Split's separators (any isspace character): with only " \t" here, a
+    // vertical tab between two fields ran past the end of the line (found by fuzzing).
     size_t pos = 0;
     for (int field = 0; field < 9; ++field) {
-      pos = line.find_first_not_of(" \t", pos);
-      pos = line.find_first_of(" \t", pos);
+      pos = line.find_first_not_of(kFieldSeparators, pos);
+      pos = line.find_first_of(kFieldSeparators, pos);
     }
-    pos = line.find_first_not_of(" \t", pos);
+    pos = line.find_first_not_of(kFieldSeparators, pos);
     std::string name = line.substr(pos);
-    name.erase(name.find_last_not_of(" \t") + 1);
+    name.erase(name.find_last_not_of(kFieldSeparators) + 1);
     SceneImage* image =
         builder->AddImage(id, Eigen::Quaterniond(v[0], v[1], v[2], v[3]),
                           Eigen::Vector3d(v[4], v[5], v[6]), camera_id, std::move(name), reader);

@@ -135,5 +135,52 @@ TEST(Ply, BadInputs) {
   EXPECT_THROW(ReadPly(dir + "/missing.ply"), InputError);
 }
 
+// Expects ReadPly of a file holding `text` to throw InputError naming it and `reason`.
+void ExpectPlyError(const std::string& name, const std::string& text, const std::string& reason) {
+  const std::string path = testing::MakeTempDir("ply_fuzz_found") + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  try {
+    ReadPly(path);
+    FAIL() << "expected InputError for " << name;
+  } catch (const InputError& error) {
+    EXPECT_THAT(error.what(), HasSubstr(name));
+    EXPECT_THAT(error.what(), HasSubstr(reason));
+  }
+}
+
+// Found by fuzzing (tests/fuzz/ply_fuzzer.cc): a second vertex element without colours left
+// PlyMesh::colors shorter than positions; an element count of 2^64 - 1 hung the reader; and
+// (by reading the code) indices outside int (a uint of 4e9, a float of 1e30) were converted
+// to int, which is undefined.
+TEST(Ply, FuzzFoundInputsAreInputErrors) {
+  const std::string vertices =
+      "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n";
+  ExpectPlyError("two_vertex_elements.ply",
+                 "ply\nformat ascii 1.0\n" + vertices +
+                     "property uchar red\nproperty uchar green\nproperty uchar blue\n" + vertices +
+                     "end_header\n0 0 0 1 2 3\n1 1 1\n",
+                 "more than one vertex element");
+  ExpectPlyError("huge_face_index.ply",
+                 "ply\nformat ascii 1.0\n" + vertices +
+                     "element face 1\nproperty list uchar uint vertex_indices\nend_header\n"
+                     "0 0 0\n3 0 0 4000000000\n",
+                 "vertex index 4e+09 is out of range");
+  ExpectPlyError("huge_edge_index.ply",
+                 "ply\nformat ascii 1.0\n" + vertices +
+                     "element edge 1\nproperty float vertex1\nproperty float vertex2\nend_header\n"
+                     "0 0 0\n0 1e30\n",
+                 "vertex index 1e+30 is out of range");
+  ExpectPlyError("huge_element_count.ply",
+                 "ply\nformat binary_little_endian 1.0\n" + vertices +
+                     "element extra 9000000000000000000\nproperty uchar a\nend_header\n" +
+                     std::string(12, '\0') + "xyz",
+                 "claims 9000000000000000000 items");
+  // An element without properties holds nothing, whatever its count.
+  const std::string path = testing::MakeTempDir("ply_empty_element") + "/empty.ply";
+  std::ofstream(path) << "ply\nformat ascii 1.0\n" << vertices
+                      << "element nothing 9000000000000000000\nend_header\n1 2 3\n";
+  EXPECT_EQ(ReadPly(path).positions.size(), 1u);
+}
+
 }  // namespace
 }  // namespace proj

@@ -309,5 +309,26 @@ TEST(SceneDatabaseTables, CorruptBlobsAreInputErrors) {
                         "image_id 2");
 }
 
+// Row and column counts come from the file: multiplying them (or cols by the element size)
+// overflowed for cols near 2^62, undefined behaviour that the sanitizer build
+// (scripts/test_sanitizers.sh) reports. Invalid counts are a corrupt row; zero rows of any
+// width are an empty list.
+TEST(SceneDatabaseTables, HugeBlobColumnCountsAreCheckedWithoutOverflow) {
+  const std::string path = TempDatabasePath("huge_blob_counts");
+  {
+    SceneDatabase database(path, Mode::kReadWrite);
+    FillAroundImage2(&database);
+  }
+  ExpectCorruptRowError(path,
+                        "UPDATE keypoints SET rows = -1, cols = 4611686018427387904 "
+                        "WHERE image_id = 1;",
+                        [](const SceneDatabase& d) { d.ReadKeypoints(1); }, "keypoints",
+                        "image_id 1");
+  RawDatabase(path).Exec("UPDATE keypoints SET rows = 0, cols = 4611686018427387904, data = x'' "
+                         "WHERE image_id = 3;");
+  SceneDatabase database(path, Mode::kReadOnly);
+  EXPECT_TRUE(database.ReadKeypoints(3).empty());
+}
+
 }  // namespace
 }  // namespace proj

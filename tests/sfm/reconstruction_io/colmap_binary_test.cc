@@ -170,6 +170,18 @@ TEST(ColmapBinary, CorruptFilesAreInputErrorsNamingFileAndReason) {
   ExpectReadError(empty, {"cameras.bin"});
 }
 
+// Found by fuzzing (tests/fuzz/colmap_binary_fuzzer.cc): ids index vectors, so a 60-byte file
+// naming CAMERA_ID or IMAGE_ID 2^30 asked for tens of gigabytes of placeholders. Such ids are
+// refused before anything is allocated.
+TEST(ColmapBinary, HugeCameraAndImageIdsAreRefused) {
+  // Camera 1's CAMERA_ID (after the count).
+  ExpectCorruptionRefused("cameras.bin", [](std::string* b) { Overwrite(b, 8, 1u << 30, 4); },
+                          {"cameras.bin", "CAMERA_ID 1073741824 too large"});
+  // Image 1's IMAGE_ID (after the count).
+  ExpectCorruptionRefused("images.bin", [](std::string* b) { Overwrite(b, 8, (1u << 20) + 1, 4); },
+                          {"images.bin", "IMAGE_ID 1048577 too large"});
+}
+
 TEST(ColmapModel, ReadsEitherFormatAndPrefersText) {
   const std::string dir = testing::MakeTempDir("colmap_model_either");
   EXPECT_THROW(ReadColmapModel(dir), InputError);

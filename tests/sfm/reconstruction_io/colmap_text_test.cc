@@ -132,15 +132,38 @@ TEST(ColmapText, ReadErrorsNameFileAndLine) {
   EXPECT_THROW(ReadColmapText(dir), InputError);
 }
 
-TEST(ColmapText, AcceptsCrLfAndNamesWithSpaces) {
-  const std::string dir = testing::MakeTempDir("colmap_crlf");
-  WriteText(dir + "/cameras.txt", "1 PINHOLE 640 480 500 510 320 240\r\n");
-  WriteText(dir + "/images.txt", "# c\r\n1 1 0 0 0 0 0 0 1 my image.jpg\r\n\r\n");
+// Found by fuzzing (tests/fuzz/colmap_text_fuzzer.cc): gaps in ids become placeholders, so a
+// one-line cameras.txt naming CAMERA_ID 2^30 asked for tens of gigabytes. Ids above 2^20 are
+// refused before anything is allocated; the largest accepted one still reads.
+TEST(ColmapText, HugeCameraAndImageIdsAreRefused) {
+  ExpectReadError("colmap_huge_camera_id", "cameras.txt",
+                  "1073741824 PINHOLE 640 480 500 510 320 240\n",
+                  {"cameras.txt:1", "CAMERA_ID 1073741824 too large"});
+  ExpectReadError("colmap_huge_image_id", "images.txt", "1048577 1 0 0 0 0.5 -1 2 1 a.jpg\n\n",
+                  {"images.txt:1", "IMAGE_ID 1048577 too large"});
+  const std::string dir = testing::MakeTempDir("colmap_largest_id");
+  WriteText(dir + "/cameras.txt", "1048576 PINHOLE 640 480 500 510 320 240\n");
+  WriteText(dir + "/images.txt", "");
   WriteText(dir + "/points3D.txt", "");
-  const Scene scene = ReadColmapText(dir);
-  ASSERT_EQ(scene.images.size(), 1u);
-  EXPECT_EQ(scene.images[0].name, "my image.jpg");
-  EXPECT_TRUE(scene.images[0].keypoints.empty());
+  EXPECT_EQ(ReadColmapText(dir).cameras.size(), 1048576u);
+}
+
+// The second images.txt was found by fuzzing (tests/fuzz/colmap_text_fuzzer.cc): fields are
+// split at any whitespace, but the name was found by skipping only spaces and tabs, so a
+// vertical tab or form feed between two fields threw std::out_of_range (a crash).
+TEST(ColmapText, AcceptsCrLfAnyWhitespaceAndNamesWithSpaces) {
+  for (const char* images : {"# c\r\n1 1 0 0 0 0 0 0 1 my image.jpg\r\n\r\n",
+                             "1 1\v0 0 0\f0 0 0 1 my image.jpg\v\n\n"}) {
+    const std::string dir = testing::MakeTempDir("colmap_whitespace");
+    WriteText(dir + "/cameras.txt", "1 PINHOLE 640 480 500 510 320 240\r\n");
+    WriteText(dir + "/images.txt", images);
+    WriteText(dir + "/points3D.txt", "");
+    const Scene scene = ReadColmapText(dir);
+    ASSERT_EQ(scene.images.size(), 1u);
+    EXPECT_EQ(scene.images[0].name, "my image.jpg");
+    EXPECT_TRUE(scene.images[0].registered);
+    EXPECT_TRUE(scene.images[0].keypoints.empty());
+  }
 }
 
 }  // namespace
