@@ -237,6 +237,21 @@ size_t IncrementalMapper::NumObservations() const {
   return count;
 }
 
+const PriorAlignment& IncrementalMapper::AlignToPriors() {
+  if (!options_.priors.enabled || scene_.position_priors.empty()) return summary_.georeference;
+  PriorAlignment alignment = AlignSceneToPriors(options_.priors, NextSeed(), &scene_);
+  if (alignment.aligned || !summary_.georeference.aligned) {
+    if (alignment.aligned && !summary_.georeference.aligned) {
+      PROJ_LOG(kInfo, "model aligned to the GPS positions: scale "
+                          << alignment.priors_from_model.scale << ", " << alignment.NumInliers()
+                          << "/" << alignment.residuals.size() << " inliers, rms "
+                          << alignment.inlier_rms_m << " m");
+    }
+    summary_.georeference = std::move(alignment);
+  }
+  return summary_.georeference;
+}
+
 int IncrementalMapper::GlobalAdjust(int max_iterations, double function_tolerance,
                                     BundleAdjustmentOptions::LossType loss,
                                     bool retriangulate_all) {
@@ -244,7 +259,9 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
   if (options_.global_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
-  const auto report = RunBundleAdjustment(ba, ConfigForGlobal(scene_), &scene_);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene_);
+  if (AlignToPriors().aligned) config.position_priors = summary_.georeference.InlierPriors(scene_);
+  const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_global_ba;
   PROJ_LOG(kDebug, "global BA (" << report.solver << "): " << report.num_variable_images
                                  << " images, " << report.num_observations << " observations, "
@@ -312,6 +329,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
                             BundleAdjustmentOptions::LossType::kCauchy, true);
     if (changed < 0.001 * static_cast<double>(mapper.NumObservations())) break;
   }
+  mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);
   summary = mapper.summary();
   summary.success = true;
