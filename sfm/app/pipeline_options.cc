@@ -133,6 +133,16 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
 void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
   app.add_flag("--refine-principal-point", args->options.mapper.refine_principal_point,
                "Refine the principal point in bundle adjustment [off]");
+  app.add_flag("!--no-georeference", args->options.georeference.enabled,
+               "Ignore the images' GPS positions: no priors, no georeferenced outputs");
+  app.add_option("--gps-sigma-m", args->options.georeference.sigma_m,
+                 "Standard deviation of a GPS fix in metres, for every image; 0 = from each "
+                 "fix's stored covariance, else 3 m")
+      ->capture_default_str();
+  app.add_option("--gps-max-error-m", args->options.mapper.priors.max_error_m,
+                 "GPS fixes farther than this from the model aligned to GPS are outliers, "
+                 "metres")
+      ->capture_default_str();
 }
 
 }  // namespace proj::app

@@ -71,20 +71,23 @@ void AddGpsPriors(double sigma_m, int outlier, uint64_t seed, Scene* scene) {
   }
 }
 
-// The scene in an arbitrary frame (as an unanchored reconstruction comes out), with poses and
-// points perturbed so that the adjustment has work to do.
-Scene InModelFrame(const Scene& truth, uint64_t seed) {
+// An unanchored reconstruction: 0.07 x the true size, turned by 2 rad and moved.
+const Sim3d kModelFromTrue(0.07,
+                           Eigen::Quaterniond(Eigen::AngleAxisd(2.0, Eigen::Vector3d(1, 2, 3).normalized())),
+                           Eigen::Vector3d(3, -1, 2));
+
+// The scene moved by model_from_true, with poses and points perturbed (relative to the model's
+// size) so that the adjustment has work to do.
+Scene InModelFrame(const Scene& truth, const Sim3d& model_from_true, uint64_t seed) {
   Scene model = truth;
-  const Sim3d model_from_true(0.07, Eigen::Quaterniond(Eigen::AngleAxisd(2.0, Eigen::Vector3d(1, 2, 3).normalized())),
-                              Eigen::Vector3d(3, -1, 2));
   TransformScene(model_from_true, &model);
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0.0, 1.0);
   for (auto& image : model.images) {
-    image.cam_from_world.translation += 0.01 * Eigen::Vector3d(noise(rng), noise(rng), noise(rng));
+    image.cam_from_world.translation += 0.1 * model_from_true.scale * Eigen::Vector3d(noise(rng), noise(rng), noise(rng));
   }
   for (auto& [id, point] : model.points) {
-    point.position += 0.01 * Eigen::Vector3d(noise(rng), noise(rng), noise(rng));
+    point.position += 0.1 * model_from_true.scale * Eigen::Vector3d(noise(rng), noise(rng), noise(rng));
   }
   return model;
 }
@@ -108,19 +111,21 @@ TEST(PriorAlignment, TransformSceneKeepsProjections) {
   ASSERT_TRUE(
       moved.cameras[0].Project(moved.images[e.image_id].cam_from_world * point.position, &after));
   EXPECT_LT((before - after).norm(), 1e-9);
-  EXPECT_NEAR((moved.images[1].cam_from_world.Center() - moved.images[0].cam_from_world.Center()).norm(),
-              3.0 * 15.0, 1e-9);
+  const auto distance = [](const Scene& scene) {
+    return (scene.images[1].cam_from_world.Center() - scene.images[0].cam_from_world.Center()).norm();
+  };
+  EXPECT_NEAR(distance(moved), 3.0 * distance(truth), 1e-9);
 }
 
 TEST(PriorAlignment, RejectsTheOutlierFixAndRecoversScale) {
   Scene truth = MakeDroneFlight(2);
   AddGpsPriors(/*sigma_m=*/0.5, /*outlier=*/7, 3, &truth);
-  Scene model = InModelFrame(truth, 4);
+  Scene model = InModelFrame(truth, kModelFromTrue, 4);
   PriorAlignmentOptions options;
   options.max_error_m = 3.0;
   const PriorAlignment alignment = AlignSceneToPriors(options, 5, &model);
   ASSERT_TRUE(alignment.aligned) << alignment.failure_reason;
-  EXPECT_NEAR(alignment.priors_from_model.scale, 1 / 0.07, 0.02 / 0.07);
+  EXPECT_NEAR(alignment.priors_from_model.scale, 1 / kModelFromTrue.scale, 0.02 / kModelFromTrue.scale);
   ASSERT_EQ(alignment.residuals.size(), truth.images.size());
   for (const PriorResidual& r : alignment.residuals) {
     EXPECT_EQ(r.inlier, r.image_id != 7) << "image " << r.image_id;
@@ -138,7 +143,7 @@ TEST(PriorAlignment, RejectsTheOutlierFixAndRecoversScale) {
 TEST(PriorAlignment, TooFewPriorsLeaveTheSceneUnchanged) {
   Scene truth = MakeDroneFlight(6);
   AddGpsPriors(0.5, -1, 7, &truth);
-  Scene model = InModelFrame(truth, 8);
+  Scene model = InModelFrame(truth, kModelFromTrue, 8);
   for (int i = 2; i < static_cast<int>(model.images.size()); ++i) model.position_priors.erase(i);
   const Scene before = model;
   const PriorAlignment alignment = AlignSceneToPriors(PriorAlignmentOptions(), 9, &model);
@@ -151,10 +156,10 @@ TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {
   Scene truth = MakeDroneFlight(10);
   const double sigma_m = 1.0;
   AddGpsPriors(sigma_m, /*outlier=*/-1, 11, &truth);
-  Scene model = InModelFrame(truth, 12);
-  // Misalign on purpose by a coarse alignment: 1.5x too large and 10 m off.
-  TransformScene(Sim3d(1.5 / 0.07, Eigen::Quaterniond::Identity(), Eigen::Vector3d(10, 0, 0)),
-                 &model);
+  // As a first alignment to the GPS leaves it: 5% too large, turned by 3 degrees, 4 m off.
+  const Sim3d misaligned(1.05, Eigen::Quaterniond(Eigen::AngleAxisd(0.05, Eigen::Vector3d(1, -1, 0.5).normalized())),
+                         Eigen::Vector3d(4, -3, 2));
+  Scene model = InModelFrame(truth, misaligned, 12);
   BundleAdjustmentConfig config = ConfigForGlobal(model);
   config.position_priors = model.position_priors;
   BundleAdjustmentOptions options;
@@ -177,7 +182,7 @@ TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {
   std::sort(errors.begin(), errors.end());
   EXPECT_LT(errors[errors.size() / 2], 0.6);
   EXPECT_LT(errors.back(), 1.2);
-  // Points follow: a point near the middle is in place within a metre.
+  // Points follow: on average within a metre.
   double point_error_sum = 0;
   for (const auto& [id, point] : model.points) {
     point_error_sum += (point.position - truth.points.at(id).position).norm();
