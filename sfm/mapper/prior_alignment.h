@@ -23,7 +23,9 @@ namespace proj {
 struct PriorAlignmentOptions {
   bool enabled = true;       // use the scene's priors at all
   int min_images = 3;        // registered images with a prior needed to align; >= 3
-  double max_error_m = 5.0;  // inlier threshold on |aligned centre - prior|, metres; > 0
+  // Inlier threshold on |aligned centre - prior|, metres; > 0. Consumer GNSS is good to a few
+  // metres horizontally and worse vertically; a wrong fix is off by tens of metres or more.
+  double max_error_m = 10.0;
 
   void Check() const;  // throws InputError naming the field
 };
