@@ -24,25 +24,28 @@ UtmZone UtmZoneOf(const Wgs84Position& position) {
   return zone;
 }
 
+// Its own PROJ context (PROJ objects of one context must not be used from two threads at once);
+// members are destroyed in reverse order, the projection before its context.
 struct UtmProjection::Impl {
-  PJ_CONTEXT* context = nullptr;
-  PJ* projection = nullptr;
-  ~Impl() {
-    if (projection != nullptr) proj_destroy(projection);
-    if (context != nullptr) proj_context_destroy(context);
-  }
+  struct ContextDeleter {
+    void operator()(PJ_CONTEXT* c) const { proj_context_destroy(c); }
+  };
+  struct ProjectionDeleter {
+    void operator()(PJ* p) const { proj_destroy(p); }
+  };
+  std::unique_ptr<PJ_CONTEXT, ContextDeleter> context{proj_context_create()};
+  std::unique_ptr<PJ, ProjectionDeleter> projection;
 };
 
 UtmProjection::UtmProjection(const UtmZone& zone) : zone_(zone), impl_(std::make_unique<Impl>()) {
   PROJ_REQUIRE(zone.number >= 1 && zone.number <= 60,
                "UTM zone must be in 1..60, got " << zone.number);
-  impl_->context = proj_context_create();
   PROJ_CHECK(impl_->context != nullptr, "PROJ could not create a context");
-  proj_log_level(impl_->context, PJ_LOG_NONE);
+  proj_log_level(impl_->context.get(), PJ_LOG_NONE);
   std::ostringstream definition;
   definition << "+proj=utm +zone=" << zone.number << (zone.north ? "" : " +south")
              << " +ellps=WGS84";
-  impl_->projection = proj_create(impl_->context, definition.str().c_str());
+  impl_->projection.reset(proj_create(impl_->context.get(), definition.str().c_str()));
   PROJ_CHECK(impl_->projection != nullptr, "PROJ rejected '" << definition.str() << "'");
 }
 
@@ -54,7 +57,7 @@ Eigen::Vector3d UtmProjection::FromWgs84(const Wgs84Position& position) const {
                                            << position.longitude_deg << ")");
   const PJ_COORD geodetic = proj_coord(proj_torad(position.longitude_deg),
                                        proj_torad(position.latitude_deg), position.altitude_m, 0);
-  const PJ_COORD projected = proj_trans(impl_->projection, PJ_FWD, geodetic);
+  const PJ_COORD projected = proj_trans(impl_->projection.get(), PJ_FWD, geodetic);
   PROJ_CHECK(std::isfinite(projected.xyz.x), "PROJ failed to project to UTM zone " << zone_.number);
   return Eigen::Vector3d(projected.xyz.x, projected.xyz.y, position.altitude_m);
 }

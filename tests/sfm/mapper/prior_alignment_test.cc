@@ -206,12 +206,10 @@ TEST(PriorAlignment, InvalidPriorSigmaIsRejected) {
 // The whole mapper on the synthetic arc, with GPS priors (1 cm noise, one wrong fix): the
 // model comes out in the priors' frame, metric, the wrong fix rejected.
 TEST(PriorAlignment, IncrementalMapperEndsInThePriorsFrame) {
-  testing::SyntheticSceneOptions scene_options;
+  testing::SyntheticSceneOptions scene_options;  // the three camera models of the default
   scene_options.num_images = 12;
   scene_options.num_points = 500;
-  scene_options.camera_models = {CameraModelId::kSimpleRadial};
-  scene_options.camera_distance_m = 3.5;
-  scene_options.focal_px = 1200;
+  scene_options.camera_distance_m = 4;
   testing::MapperTestScene test = testing::MakeMapperTestScene(scene_options);
   AddGpsPriors(0.01, /*outlier=*/5, 14, &test.truth);
   Scene scene = test.input;
