@@ -20,6 +20,7 @@ namespace proj {
 
 void ExtractionOptions::Check() const {
   features.Check();
+  gps.Check();
   PROJ_REQUIRE(max_image_size == 0 || max_image_size >= 64,
                "--max-image-size must be 0 (no limit) or at least 64 (got " << max_image_size << ")");
   PROJ_REQUIRE(decode.max_pixels >= 1,
@@ -107,8 +108,9 @@ std::string FileName(const std::string& path) {
 // Writes finished images to the database in name order, committing every half second.
 class OrderedImageWriter {
  public:
-  OrderedImageWriter(SceneDatabase* database, CameraAssigner* cameras, int count)
-      : database_(database), cameras_(cameras), slots_(count) {}
+  OrderedImageWriter(SceneDatabase* database, CameraAssigner* cameras, const GpsPriorOptions& gps,
+                     int count)
+      : database_(database), cameras_(cameras), gps_(gps), slots_(count) {}
 
   // Slot `index` is done: a record to write, or the reason it could not be read.
   void Finish(int index, std::optional<ImageRecord> record, FileStamp stamp, std::string error,
@@ -165,6 +167,7 @@ class OrderedImageWriter {
     database_->WriteKeypoints(image_id, record.features.keypoints);
     database_->WriteDescriptors(image_id, record.features.descriptors);
     database_->WriteImageFileInfo(image_id, info);
+    WriteGpsPrior(gps_, record.gps, image_id, database_);
     written_ids_[record.name] = image_id;
   }
 
@@ -175,6 +178,7 @@ class OrderedImageWriter {
 
   SceneDatabase* database_;
   CameraAssigner* cameras_;
+  GpsPriorOptions gps_;
   std::vector<Slot> slots_;
   int next_ = 0;
   std::mutex mutex_;
@@ -280,7 +284,7 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
                                  << " unchanged in the database, " << to_extract.size()
                                  << " to extract"
                                  << (extractor ? " with " + extractor->Description() : std::string()));
-  OrderedImageWriter writer(database, &cameras, static_cast<int>(to_extract.size()));
+  OrderedImageWriter writer(database, &cameras, options.gps, static_cast<int>(to_extract.size()));
   if (extractor) {
     std::mutex extractor_mutex;
     std::mutex* serialize = extractor->ConcurrentCalls() <= 1 ? &extractor_mutex : nullptr;

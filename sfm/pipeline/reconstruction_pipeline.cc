@@ -5,6 +5,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "io/image_folder.h"
+#include "sfm/pipeline/gps_priors.h"
 #include "sfm/pipeline/matching_stage.h"
 #include "sfm/pipeline/sequence_stage.h"
 #include "sfm/pipeline/verification_stage.h"
@@ -102,6 +103,7 @@ std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const 
     ids = std::move(summary.image_ids);
   }
   result->statistics.num_usable_images = static_cast<int>(ids.size());
+  result->statistics.num_gps_priors = ReviewGpsPriors(options.extraction.gps, ids, database).num_with_gps;
   PROJ_LOG(kInfo, "features: " << result->statistics.num_features << " in " << ids.size() << " images");
   return ids;
 }
@@ -116,10 +118,13 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
   const StageOptions features =
       extraction ? StageOptions::FromText(*extraction) : StageOptions().Add("features", "foreign");
   Timer timer;
+  const PairSelectionReport selection =
+      SelectImagePairs(options.pair_selection, PriorPositionsEnu(*database, image_ids));
+  if (!selection.note.empty()) PROJ_LOG(kInfo, "pair selection: " << selection.note);
+  PROJ_LOG(kInfo, "pair selection: " << PairSelectionName(selection.mode) << ", "
+                                     << selection.pairs.size() << " pairs");
   std::vector<ImagePair> pairs;
-  for (const ImagePair& pair : SelectImagePairs(options.pair_selection, static_cast<int>(image_ids.size()))) {
-    pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
-  }
+  for (const ImagePair& pair : selection.pairs) pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
   const MatchingSummary matching = MatchImagePairs(options.matching, options.max_chunk_images, features,
                                                    options.on_option_change, pairs, database);
   result->times.Add("matching", timer.ElapsedSeconds());

@@ -67,6 +67,7 @@ struct ReconstructionOptions {
 struct ReconstructionStatistics {
   int num_input_files = 0;
   int num_usable_images = 0;
+  int num_gps_priors = 0;  // usable images with a GPS pose prior (outliers dropped)
   long long num_features = 0;
   int num_pairs_matched = 0;   // selected pairs with stored matches
   int num_pairs_verified = 0;  // pairs with a non-degenerate geometry
