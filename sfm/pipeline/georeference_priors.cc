@@ -4,6 +4,7 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "sfm/pipeline/gps_priors.h"
 
 namespace proj {
 
@@ -19,40 +20,25 @@ std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
   options.Check();
   PROJ_CHECK(database_image_ids.size() == scene->images.size(), "image ids and scene disagree");
   scene->position_priors.clear();
-  if (!options.enabled) return std::nullopt;
-  std::vector<int> images;
-  std::vector<Wgs84Position> fixes;
-  std::vector<Eigen::Vector3d> sigmas;
-  for (size_t i = 0; i < database_image_ids.size(); ++i) {
-    const std::optional<PosePrior> prior = database.ReadPosePrior(database_image_ids[i]);
-    if (!prior || prior->coordinate_system != PosePrior::CoordinateSystem::kWgs84) continue;
-    const Wgs84Position fix{prior->position[0], prior->position[1], prior->position[2]};
-    if (!IsValidWgs84(fix) || !std::isfinite(fix.altitude_m)) {
-      PROJ_LOG(kWarning, "image '" << scene->images[i].name
-                                   << "': its GPS position is invalid; mapped without it");
-      continue;
-    }
+  const std::optional<EnuFrame> frame = database.ReadEnuFrame();
+  if (!options.enabled || !frame) return std::nullopt;
+  const std::vector<std::optional<Eigen::Vector3d>> positions =
+      PriorPositionsEnu(database, database_image_ids);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!positions[i]) continue;
     Eigen::Vector3d sigma = Eigen::Vector3d::Constant(options.sigma_m);
     if (options.sigma_m == 0) {
-      const Eigen::Vector3d variance = prior->position_covariance.diagonal();
+      const Eigen::Vector3d variance =
+          database.ReadPosePrior(database_image_ids[i])->position_covariance.diagonal();
       const bool usable = variance.allFinite() && variance.minCoeff() > 0;
       sigma = usable ? Eigen::Vector3d(variance.cwiseSqrt())
                      : Eigen::Vector3d::Constant(options.fallback_sigma_m);
     }
-    images.push_back(static_cast<int>(i));
-    fixes.push_back(fix);
-    sigmas.push_back(sigma);
+    scene->position_priors[static_cast<int>(i)] = PositionPrior{*positions[i], sigma};
   }
-  if (fixes.empty()) return std::nullopt;
-  // The frame extraction stored (pair selection works in it too), else the median fix.
-  const EnuFrame frame = database.ReadEnuFrame().value_or(ChooseEnuFrame(fixes));
-  const std::vector<Eigen::Vector3d> enu = EnuFromWgs84(frame, fixes);
-  for (size_t k = 0; k < images.size(); ++k) {
-    scene->position_priors[images[k]] = PositionPrior{enu[k], sigmas[k]};
-  }
-  PROJ_LOG(kInfo, "GPS priors: " << images.size() << "/" << scene->images.size()
-                                 << " images, ENU origin " << frame.ref_latitude_deg << ", "
-                                 << frame.ref_longitude_deg << ", " << frame.ref_altitude_m << " m");
+  if (scene->position_priors.empty()) return std::nullopt;
+  PROJ_LOG(kInfo, "GPS priors for the mapper: " << scene->position_priors.size() << "/"
+                                                << scene->images.size() << " images");
   return frame;
 }
 

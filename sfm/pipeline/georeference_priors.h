@@ -1,6 +1,6 @@
-// The mapper's GPS priors: the WGS84 pose priors of the scene database (written at extraction
-// from EXIF) become Scene::position_priors in the database's local ENU frame (proj_enu_frame;
-// the median fix when none is stored), metres, with a standard deviation per axis from each
+// The mapper's GPS priors: the WGS84 pose priors of the scene database (written and reviewed
+// at extraction, sfm/pipeline/gps_priors.h) become Scene::position_priors in the database's
+// local ENU frame (proj_enu_frame), metres, with a standard deviation per axis from each
 // prior's covariance or from --gps-sigma-m. The mapper aligns the model to them and keeps them
 // in its global adjustments (sfm/mapper/prior_alignment.h): the model comes out georeferenced.
 #pragma once
@@ -26,9 +26,8 @@ struct GeoreferenceOptions {
 };
 
 // Fills scene->position_priors for the images (scene image i is database image
-// database_image_ids[i]) with a WGS84 prior, and returns their ENU frame; nullopt (and no
-// prior) when disabled or when no image has a usable prior. Priors with an invalid position
-// (latitude beyond +-90 etc.) are skipped with a warning naming the image.
+// database_image_ids[i]) with a valid WGS84 prior, and returns their ENU frame; nullopt (and no
+// prior) when disabled, when the database stores no ENU frame, or no image has a prior.
 std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
                                            const SceneDatabase& database,
                                            const std::vector<int>& database_image_ids,
