@@ -83,60 +83,62 @@ async function readPoints(path) {
   return { header, xyz };
 }
 
-// Uniform grid over the reference points (cell indices sorted by counting), for nearest
-// neighbour queries by growing shells of cells.
-function buildGrid(xyz, cell) {
+// A k-d tree over the reference points: indices reordered so that each subtree is a range,
+// split at the median of the widest axis.
+function buildKdTree(xyz) {
   const n = xyz.length / 3;
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < n; ++i) {
-    for (let k = 0; k < 3; ++k) {
-      min[k] = Math.min(min[k], xyz[3 * i + k]);
-      max[k] = Math.max(max[k], xyz[3 * i + k]);
-    }
-  }
-  const dims = [0, 1, 2].map((k) => Math.floor((max[k] - min[k]) / cell) + 1);
-  const cellOf = (x, y, z) => {
-    const c = [x, y, z].map((v, k) => Math.floor((v - min[k]) / cell));
-    return c;
-  };
-  const index = (c) => (c[2] * dims[1] + c[1]) * dims[0] + c[0];
-  const numCells = dims[0] * dims[1] * dims[2];
-  const start = new Uint32Array(numCells + 1);
-  const cellIds = new Uint32Array(n);
-  for (let i = 0; i < n; ++i) {
-    cellIds[i] = index(cellOf(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]));
-    ++start[cellIds[i] + 1];
-  }
-  for (let c = 0; c < numCells; ++c) start[c + 1] += start[c];
-  const fill = start.slice(0, numCells);
   const order = new Uint32Array(n);
-  for (let i = 0; i < n; ++i) order[fill[cellIds[i]]++] = i;
-  return { min, dims, cell, start, order, cellOf, index };
-}
-
-function nearestDistance(grid, xyz, p, maxShell) {
-  const c = grid.cellOf(p[0], p[1], p[2]);
-  let best = Infinity;
-  for (let shell = 0; shell <= maxShell; ++shell) {
-    // Cells at Chebyshev distance `shell`; any point there is at least (shell - 1) cells away.
-    if (best <= (shell - 1) * grid.cell) break;
-    for (let dz = -shell; dz <= shell; ++dz) {
-      for (let dy = -shell; dy <= shell; ++dy) {
-        for (let dx = -shell; dx <= shell; ++dx) {
-          if (Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) !== shell) continue;
-          const q = [c[0] + dx, c[1] + dy, c[2] + dz];
-          if (q.some((v, k) => v < 0 || v >= grid.dims[k])) continue;
-          const cell = grid.index(q);
-          for (let j = grid.start[cell]; j < grid.start[cell + 1]; ++j) {
-            const i = grid.order[j];
-            const d = Math.hypot(xyz[3 * i] - p[0], xyz[3 * i + 1] - p[1], xyz[3 * i + 2] - p[2]);
-            if (d < best) best = d;
-          }
-        }
+  for (let i = 0; i < n; ++i) order[i] = i;
+  const nodes = [];  // {begin, end, axis, split, left, right}; leaves have axis -1
+  const build = (begin, end) => {
+    const node = { begin, end, axis: -1, split: 0, left: -1, right: -1 };
+    const id = nodes.push(node) - 1;
+    if (end - begin <= 16) return id;
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let j = begin; j < end; ++j) {
+      for (let k = 0; k < 3; ++k) {
+        const v = xyz[3 * order[j] + k];
+        if (v < lo[k]) lo[k] = v;
+        if (v > hi[k]) hi[k] = v;
       }
     }
-  }
-  return best;
+    const axis = [0, 1, 2].reduce((a, k) => (hi[k] - lo[k] > hi[a] - lo[a] ? k : a), 0);
+    const slice = Array.from(order.subarray(begin, end)).sort((a, b) => xyz[3 * a + axis] - xyz[3 * b + axis]);
+    order.set(slice, begin);
+    const mid = (begin + end) >> 1;
+    node.axis = axis;
+    node.split = xyz[3 * order[mid] + axis];
+    node.left = build(begin, mid);
+    node.right = build(mid, end);
+    return id;
+  };
+  build(0, n);
+  return { nodes, order };
+}
+
+// Distance to the nearest reference point, and that point's index.
+function nearest(tree, xyz, p) {
+  let best = Infinity, bestIndex = -1;
+  const visit = (id) => {
+    const node = tree.nodes[id];
+    if (node.axis < 0) {
+      for (let j = node.begin; j < node.end; ++j) {
+        const i = tree.order[j];
+        const d = Math.hypot(xyz[3 * i] - p[0], xyz[3 * i + 1] - p[1], xyz[3 * i + 2] - p[2]);
+        if (d < best) {
+          best = d;
+          bestIndex = i;
+        }
+      }
+      return;
+    }
+    const delta = p[node.axis] - node.split;
+    const [near, far] = delta < 0 ? [node.left, node.right] : [node.right, node.left];
+    visit(near);
+    if (Math.abs(delta) < best) visit(far);
+  };
+  visit(0);
+  return [best, bestIndex];
 }
 
 const ours = await readPoints(oursPath);
@@ -145,25 +147,28 @@ if (ours.header.epsg !== reference.header.epsg) {
   console.error(`CRS differ: ours EPSG:${ours.header.epsg}, reference EPSG:${reference.header.epsg}`);
   process.exit(1);
 }
-const grid = buildGrid(reference.xyz, 0.5);
+const tree = buildKdTree(reference.xyz);
 const distances = [];
 const n = ours.xyz.length / 3;
+const offset = [0, 0, 0];  // mean of (nearest reference point - our point): a systematic shift
 for (let i = 0; i < n; ++i) {
   const p = [ours.xyz[3 * i], ours.xyz[3 * i + 1], ours.xyz[3 * i + 2]];
-  distances.push(nearestDistance(grid, reference.xyz, p, 200));  // up to 100 m
+  const [d, j] = nearest(tree, reference.xyz, p);
+  distances.push(d);
+  for (let k = 0; k < 3; ++k) offset[k] += (reference.xyz[3 * j + k] - p[k]) / n;
 }
-const finite = distances.filter(Number.isFinite).sort((a, b) => a - b);
+const finite = distances.sort((a, b) => a - b);
 const quantile = (q) => finite[Math.min(finite.length - 1, Math.floor(q * finite.length))];
 const within = (d) => finite.filter((v) => v <= d).length / Math.max(1, n);
 console.log(JSON.stringify({
   crs: `EPSG:${ours.header.epsg}`,
   our_points: n,
   reference_points: reference.xyz.length / 3,
-  beyond_100_m: n - finite.length,
   c2c_median_m: +quantile(0.5).toFixed(3),
   c2c_p90_m: +quantile(0.9).toFixed(3),
   c2c_mean_m: +(finite.reduce((a, b) => a + b, 0) / finite.length).toFixed(3),
   within_0_5_m: +within(0.5).toFixed(3),
   within_1_m: +within(1).toFixed(3),
   within_2_m: +within(2).toFixed(3),
+  mean_offset_to_reference_m: offset.map((v) => +v.toFixed(3)),
 }));

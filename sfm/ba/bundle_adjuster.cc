@@ -129,6 +129,11 @@ void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
                    "BundleAdjustmentConfig." << field << " names unknown point " << id);
     }
   };
+  for (const auto& [camera_id, prior] : config.focal_priors) {
+    PROJ_REQUIRE(prior.sigma_px > 0 && std::isfinite(prior.focal_px),
+                 "BundleAdjustmentConfig.focal_priors: camera " << camera_id
+                     << " has a non-positive sigma or a non-finite focal length");
+  }
   for (const auto& [image_id, prior] : config.position_priors) {
     PROJ_REQUIRE(prior.sigma.minCoeff() > 0 && prior.position.allFinite(),
                  "BundleAdjustmentConfig.position_priors: image " << image_id
@@ -193,6 +198,7 @@ struct Adjustment {
   std::set<int> constant_points;  // used points held constant
   std::map<int, std::vector<int>> constant_camera_params;  // camera id -> constant indices
   std::map<int, PositionPrior> position_priors;             // of images in pose_images
+  std::map<int, BundleAdjustmentConfig::FocalPrior> focal_priors;  // of variable cameras
 };
 
 struct SolverResult {
@@ -287,6 +293,9 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
     if (adjustment.pose_images.count(image_id)) adjustment.position_priors[image_id] = prior;
   }
   summary->num_position_priors = static_cast<int>(adjustment.position_priors.size());
+  for (const auto& [camera_id, prior] : config.focal_priors) {
+    if (adjustment.variable_cameras.count(camera_id)) adjustment.focal_priors[camera_id] = prior;
+  }
   summary->num_variable_images = static_cast<int>(adjustment.pose_images.size());
   for (int point_id : adjustment.used_points) {
     if (config.constant_point_ids.count(point_id)) {
@@ -345,6 +354,18 @@ SolverResult SolveWithCeres(const BundleAdjustmentOptions& options,
     Rigid3d& pose = scene->images[image_id].cam_from_world;
     problem.AddResidualBlock(CreatePositionPriorCost(prior).release(), nullptr,
                              pose.rotation.coeffs().data(), pose.translation.data());
+  }
+  for (const auto& [camera_id, prior] : adjustment.focal_priors) {
+    Camera& camera = scene->cameras[camera_id];
+    const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);
+    for (int index : camera.FocalIndices()) {
+      if (std::find(constant.begin(), constant.end(), index) != constant.end()) continue;
+      problem.AddResidualBlock(
+          CreateCameraParameterPriorCost(static_cast<int>(camera.params.size()), index,
+                                         prior.focal_px, prior.sigma_px)
+              .release(),
+          nullptr, camera.params.data());
+    }
   }
   for (int image_id : adjustment.pose_images) {
     Rigid3d& pose = scene->images[image_id].cam_from_world;
@@ -570,7 +591,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
 
   SolverResult result;
   BundleAdjustmentOptions::Solver solver = ChooseSolver(options, summary.num_observations);
-  if (!adjustment.position_priors.empty() && solver != BundleAdjustmentOptions::Solver::kCeres) {
+  if ((!adjustment.position_priors.empty() || !adjustment.focal_priors.empty()) &&
+      solver != BundleAdjustmentOptions::Solver::kCeres) {
     PROJ_LOG(kDebug, "bundle adjustment with position priors: Ceres (our LM-PCG has no priors)");
     solver = BundleAdjustmentOptions::Solver::kCeres;
   }

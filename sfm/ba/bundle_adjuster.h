@@ -85,6 +85,13 @@ struct BundleAdjustmentConfig {
   // fix_gauge then adds nothing. Only the Ceres solver has these residuals: an adjustment with
   // priors runs on Ceres whatever options.solver says.
   std::map<int, PositionPrior> position_priors;
+  // Priors on focal lengths, by camera id: a residual (f - focal_px) / sigma_px per focal
+  // parameter of a refined camera (others are ignored). Ceres only, as position priors.
+  struct FocalPrior {
+    double focal_px = 0;
+    double sigma_px = 1;  // > 0
+  };
+  std::map<int, FocalPrior> focal_priors;
 };
 
 struct BundleAdjustmentSummary {

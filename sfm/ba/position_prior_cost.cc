@@ -26,7 +26,36 @@ struct PositionPriorFunctor {
   Eigen::Vector3d inverse_sigma;
 };
 
+// Linear in one parameter: the Jacobian is a constant row.
+class CameraParameterPriorCost : public ceres::CostFunction {
+ public:
+  CameraParameterPriorCost(int num_params, int index, double value, double sigma)
+      : index_(index), value_(value), inverse_sigma_(1.0 / sigma) {
+    set_num_residuals(1);
+    mutable_parameter_block_sizes()->push_back(num_params);
+  }
+  bool Evaluate(double const* const* parameters, double* residuals,
+                double** jacobians) const override {
+    residuals[0] = (parameters[0][index_] - value_) * inverse_sigma_;
+    if (jacobians != nullptr && jacobians[0] != nullptr) {
+      const int n = parameter_block_sizes()[0];
+      for (int k = 0; k < n; ++k) jacobians[0][k] = k == index_ ? inverse_sigma_ : 0.0;
+    }
+    return true;
+  }
+
+ private:
+  int index_;
+  double value_;
+  double inverse_sigma_;
+};
+
 }  // namespace
+
+std::unique_ptr<ceres::CostFunction> CreateCameraParameterPriorCost(int num_params, int index,
+                                                                    double value, double sigma) {
+  return std::make_unique<CameraParameterPriorCost>(num_params, index, value, sigma);
+}
 
 std::unique_ptr<ceres::CostFunction> CreatePositionPriorCost(const PositionPrior& prior) {
   return std::make_unique<ceres::AutoDiffCostFunction<PositionPriorFunctor, 3, 4, 3>>(

@@ -17,4 +17,9 @@ namespace proj {
 // 1: cam_from_world translation (3), as in CreateReprojectionCost. Precondition: sigma > 0.
 std::unique_ptr<ceres::CostFunction> CreatePositionPriorCost(const PositionPrior& prior);
 
+// A prior on one parameter of a camera's parameter block (num_params values): residual
+// (params[index] - value) / sigma. Precondition: 0 <= index < num_params, sigma > 0.
+std::unique_ptr<ceres::CostFunction> CreateCameraParameterPriorCost(int num_params, int index,
+                                                                    double value, double sigma);
+
 }  // namespace proj

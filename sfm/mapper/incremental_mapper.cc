@@ -211,8 +211,9 @@ void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
   if (options_.local_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
-  const BundleAdjustmentConfig config =
-      ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
+  BundleAdjustmentConfig config = ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
+  AddGeoreferencePriors(options_.priors, summary_.georeference, scene_, /*with_positions=*/false,
+                        &config);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_local_ba;
   PROJ_LOG(kDebug, "local BA (" << report.solver << "): " << report.num_variable_images
@@ -260,7 +261,7 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   ba.loss = loss;
   if (options_.global_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
   BundleAdjustmentConfig config = ConfigForGlobal(scene_);
-  if (AlignToPriors().aligned) config.position_priors = summary_.georeference.InlierPriors(scene_);
+  AddGeoreferencePriors(options_.priors, AlignToPriors(), scene_, /*with_positions=*/true, &config);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_global_ba;
   PROJ_LOG(kDebug, "global BA (" << report.solver << "): " << report.num_variable_images

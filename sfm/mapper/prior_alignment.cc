@@ -5,6 +5,7 @@
 
 #include "core/check.h"
 #include "geometry/ransac/estimate_similarity.h"
+#include "sfm/ba/bundle_adjuster.h"
 
 namespace proj {
 
@@ -12,6 +13,8 @@ void PriorAlignmentOptions::Check() const {
   PROJ_REQUIRE(min_images >= 3, "PriorAlignmentOptions.min_images must be >= 3, got " << min_images);
   PROJ_REQUIRE(max_error_m > 0,
                "PriorAlignmentOptions.max_error_m must be > 0, got " << max_error_m);
+  PROJ_REQUIRE(focal_prior_relative_sigma >= 0,
+               "PriorAlignmentOptions.focal_prior_relative_sigma must be >= 0");
 }
 
 int PriorAlignment::NumInliers() const {
@@ -25,6 +28,16 @@ std::map<int, PositionPrior> PriorAlignment::InlierPriors(const Scene& scene) co
     if (r.inlier) priors[r.image_id] = scene.position_priors.at(r.image_id);
   }
   return priors;
+}
+
+void AddGeoreferencePriors(const PriorAlignmentOptions& options, const PriorAlignment& alignment,
+                           const Scene& scene, bool with_positions, BundleAdjustmentConfig* config) {
+  if (!alignment.aligned) return;
+  if (with_positions) config->position_priors = alignment.InlierPriors(scene);
+  if (options.focal_prior_relative_sigma <= 0) return;
+  for (const auto& [camera_id, focal_px] : scene.focal_priors_px) {
+    config->focal_priors[camera_id] = {focal_px, options.focal_prior_relative_sigma * focal_px};
+  }
 }
 
 void TransformScene(const Sim3d& new_from_old, Scene* scene) {

@@ -26,6 +26,11 @@ struct PriorAlignmentOptions {
   // Inlier threshold on |aligned centre - prior|, metres; > 0. Consumer GNSS is good to a few
   // metres horizontally and worse vertically; a wrong fix is off by tens of metres or more.
   double max_error_m = 10.0;
+  // Once aligned, refined focal lengths with an EXIF value (Scene::focal_priors_px) are held to
+  // it with this standard deviation, as a fraction of it (0: no focal prior; >= 0). Nadir views
+  // of flat ground cannot tell focal length from height: with the cameras held by GPS, a
+  // drifting focal length moves the ground up or down (Brighton Beach: +21%, 8 m).
+  double focal_prior_relative_sigma = 0.05;
 
   void Check() const;  // throws InputError naming the field
 };
@@ -49,6 +54,13 @@ struct PriorAlignment {
   // The inliers' priors, by image id, for BundleAdjustmentConfig::position_priors.
   std::map<int, PositionPrior> InlierPriors(const Scene& scene) const;
 };
+
+struct BundleAdjustmentConfig;
+
+// Adds the priors of an aligned model to an adjustment's config: the inlier position priors
+// (for global adjustments) and the focal priors (options.focal_prior_relative_sigma).
+void AddGeoreferencePriors(const PriorAlignmentOptions& options, const PriorAlignment& alignment,
+                           const Scene& scene, bool with_positions, BundleAdjustmentConfig* config);
 
 // Aligns the registered cameras (and points) of `scene` to their priors. On success the scene
 // is transformed by the returned priors_from_model; otherwise it is unchanged and

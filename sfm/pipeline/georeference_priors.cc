@@ -1,6 +1,7 @@
 #include "sfm/pipeline/georeference_priors.h"
 
 #include <cmath>
+#include <map>
 
 #include "core/check.h"
 #include "core/logging.h"
@@ -37,6 +38,20 @@ std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
     scene->position_priors[static_cast<int>(i)] = PositionPrior{*positions[i], sigma};
   }
   if (scene->position_priors.empty()) return std::nullopt;
+  // EXIF focal lengths, by scene camera: the scene's cameras start at the database's values.
+  scene->focal_priors_px.clear();
+  std::map<int, bool> exif_focal;  // database camera id -> the focal came from EXIF
+  for (const DatabaseCamera& camera : database.ReadCameras()) {
+    exif_focal[camera.camera_id] = camera.prior_focal_length;
+  }
+  std::map<int, int> database_camera_of;  // database image id -> database camera id
+  for (const DatabaseImage& image : database.ReadImages()) database_camera_of[image.image_id] = image.camera_id;
+  for (size_t i = 0; i < scene->images.size(); ++i) {
+    const int camera_id = scene->images[i].camera_id;
+    if (exif_focal[database_camera_of[database_image_ids[i]]]) {
+      scene->focal_priors_px[camera_id] = scene->cameras[camera_id].MeanFocal();
+    }
+  }
   PROJ_LOG(kInfo, "GPS priors for the mapper: " << scene->position_priors.size() << "/"
                                                 << scene->images.size() << " images");
   return frame;

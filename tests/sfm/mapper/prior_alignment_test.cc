@@ -196,6 +196,34 @@ TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {
   EXPECT_LT(point_errors[point_errors.size() / 2], 1.0);
 }
 
+// The same flight with the intrinsics refined: without a focal prior the focal length drifts
+// with the flying height (the points end up metres off); the EXIF focal prior holds both.
+TEST(PriorAlignment, FocalPriorHoldsHeightOnANadirFlight) {
+  Scene truth = MakeDroneFlight(20);
+  AddGpsPriors(1.0, /*outlier=*/-1, 21, &truth);
+  truth.focal_priors_px[0] = 1000;
+  const Sim3d misaligned(1.05, Eigen::Quaterniond(Eigen::AngleAxisd(0.05, Eigen::Vector3d(1, -1, 0.5).normalized())),
+                         Eigen::Vector3d(4, -3, 2));
+  Scene model = InModelFrame(truth, misaligned, 22);
+  PriorAlignment aligned;
+  aligned.aligned = true;
+  for (int i = 0; i < static_cast<int>(model.images.size()); ++i) aligned.residuals.push_back({i, {}, true});
+  BundleAdjustmentConfig config = ConfigForGlobal(model);
+  AddGeoreferencePriors(PriorAlignmentOptions(), aligned, model, /*with_positions=*/true, &config);
+  ASSERT_EQ(config.focal_priors.count(0), 1u);
+  EXPECT_EQ(config.position_priors.size(), truth.images.size());
+  BundleAdjustmentOptions options;
+  options.num_threads = 1;
+  ASSERT_TRUE(RunBundleAdjustment(options, config, &model).success);
+  EXPECT_NEAR(model.cameras[0].MeanFocal(), 1000, 30);
+  std::vector<double> point_errors;
+  for (const auto& [id, point] : model.points) {
+    point_errors.push_back((point.position - truth.points.at(id).position).norm());
+  }
+  std::sort(point_errors.begin(), point_errors.end());
+  EXPECT_LT(point_errors[point_errors.size() / 2], 1.0);
+}
+
 TEST(PriorAlignment, InvalidPriorSigmaIsRejected) {
   Scene scene = MakeDroneFlight(13);
   BundleAdjustmentConfig config = ConfigForGlobal(scene);
