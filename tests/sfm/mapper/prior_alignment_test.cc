@@ -97,6 +97,15 @@ double CenterError(const Scene& a, const Scene& b, int image_id) {
       .norm();
 }
 
+double MedianPointError(const Scene& model, const Scene& truth) {
+  std::vector<double> errors;
+  for (const auto& [id, point] : model.points) {
+    errors.push_back((point.position - truth.points.at(id).position).norm());
+  }
+  std::sort(errors.begin(), errors.end());
+  return errors[errors.size() / 2];
+}
+
 TEST(PriorAlignment, TransformSceneKeepsProjections) {
   const Scene truth = MakeDroneFlight(1);
   Scene moved = truth;
@@ -188,12 +197,7 @@ TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {
   EXPECT_LT(errors[errors.size() / 2], 0.8);
   EXPECT_LT(errors.back(), 1.5);
   // Points follow: the median one within a metre.
-  std::vector<double> point_errors;
-  for (const auto& [id, point] : model.points) {
-    point_errors.push_back((point.position - truth.points.at(id).position).norm());
-  }
-  std::sort(point_errors.begin(), point_errors.end());
-  EXPECT_LT(point_errors[point_errors.size() / 2], 1.0);
+  EXPECT_LT(MedianPointError(model, truth), 1.0);
 }
 
 // The same flight with the intrinsics refined: without a focal prior the focal length drifts
@@ -216,12 +220,7 @@ TEST(PriorAlignment, FocalPriorHoldsHeightOnANadirFlight) {
   options.num_threads = 1;
   ASSERT_TRUE(RunBundleAdjustment(options, config, &model).success);
   EXPECT_NEAR(model.cameras[0].MeanFocal(), 1000, 30);
-  std::vector<double> point_errors;
-  for (const auto& [id, point] : model.points) {
-    point_errors.push_back((point.position - truth.points.at(id).position).norm());
-  }
-  std::sort(point_errors.begin(), point_errors.end());
-  EXPECT_LT(point_errors[point_errors.size() / 2], 1.0);
+  EXPECT_LT(MedianPointError(model, truth), 1.0);
 }
 
 TEST(PriorAlignment, InvalidPriorSigmaIsRejected) {
