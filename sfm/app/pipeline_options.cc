@@ -162,6 +162,10 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "Standard deviation of a GPS fix in metres, for every image; 0 = from each "
                  "fix's stored covariance, else 3 m")
       ->capture_default_str();
+  app.add_option("--gps-focal-sigma", args->options.mapper.priors.focal_prior_relative_sigma,
+                 "Once georeferenced, EXIF focal lengths are held within this fraction "
+                 "(standard deviation); 0 = no focal prior")
+      ->capture_default_str();
   app.add_option("--gps-max-error-m", args->options.mapper.priors.max_error_m,
                  "GPS fixes farther than this from the model aligned to GPS are outliers, "
                  "metres")
