@@ -16,7 +16,7 @@ namespace proj {
 enum class PairSelection { kExhaustive, kSequential, kSpatial, kAuto };
 
 struct PairSelectionOptions {
-  PairSelection mode = PairSelection::kExhaustive;
+  PairSelection mode = PairSelection::kAuto;
   int overlap = 10;  // sequential: each image is paired with the next `overlap` images
   // Spatial: each image with a position is paired with its `spatial_neighbors` nearest images
   // by horizontal distance, up to `spatial_max_distance_m` away (0: no limit) ...

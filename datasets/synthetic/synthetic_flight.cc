@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
-#include <set>
 
 #include <Eigen/Geometry>
 
@@ -15,7 +14,6 @@
 #include "datasets/synthetic/synthetic_scene.h"
 #include "io/atomic_file.h"
 #include "io/exif_writer.h"
-#include "io/image_folder.h"
 
 namespace proj {
 namespace {
@@ -124,17 +122,7 @@ double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::st
   const std::vector<SyntheticFlightShot> shots = PlanSyntheticFlight(options);
   const std::string images_dir = (fs::path(out_dir) / "images").string();
   const std::string cameras_dir = (fs::path(out_dir) / "gt_dense_cameras").string();
-  EnsureWritableDirectory(out_dir);
-  EnsureWritableDirectory(images_dir);
-  EnsureWritableDirectory(cameras_dir);
-  std::set<std::string> names;
-  for (const SyntheticFlightShot& shot : shots) names.insert(shot.name);
-  for (const std::string& existing : ListImageFiles(images_dir)) {
-    const std::string name = fs::path(existing).filename().string();
-    PROJ_REQUIRE(names.count(name) > 0, "output folder '" << images_dir << "' already holds '" << name
-                                            << "', which this flight of " << shots.size()
-                                            << " images would not replace; use an empty folder");
-  }
+  PrepareSyntheticOutput(out_dir, static_cast<int>(shots.size()));
   // Lay out the buildings of the surveyed area (centres plus the farthest view on the ground).
   Eigen::Vector2d area_min = shots.front().camera.C.head<2>(), area_max = area_min;
   for (const SyntheticFlightShot& shot : shots) {

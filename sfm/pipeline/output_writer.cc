@@ -72,6 +72,7 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "},\n";
     out << "  \"input_files\": " << stats.num_input_files << ",\n";
     out << "  \"usable_images\": " << stats.num_usable_images << ",\n";
+    out << "  \"images_with_gps\": " << stats.num_gps_priors << ",\n";
     out << "  \"skipped_images\": [";
     for (size_t i = 0; i < result.skipped.size(); ++i) {
       out << (i ? ", " : "") << "{\"name\": " << JsonString(result.skipped[i].name)
