@@ -11,6 +11,7 @@
 
 #include "geometry/camera/camera.h"
 #include "geometry/rigid3.h"
+#include "sfm/position_prior.h"
 
 namespace proj {
 
@@ -43,6 +44,12 @@ struct Scene {
   std::vector<Camera> cameras;             // indexed by camera_id
   std::vector<SceneImage> images;          // indexed by image_id
   std::map<int, Point3D> points;           // by point id (ids are never reused)
+  // GPS priors by image id, in the georeferencing frame (not the model's frame until the
+  // model is aligned to them: sfm/mapper/prior_alignment.h). Images without GPS have none.
+  std::map<int, PositionPrior> position_priors;
+  // Focal lengths (pixels) known from EXIF, by camera id; the mapper keeps refined focal
+  // lengths near them when the model is georeferenced (prior_alignment.h).
+  std::map<int, double> focal_priors_px;
   int next_point_id = 0;
 
   int NumRegisteredImages() const;

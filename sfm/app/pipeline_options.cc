@@ -165,6 +165,20 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                 "Principal point in bundle adjustment: auto refines it, once the model is built, "
                 "for cameras whose views constrain it and keeps it only when plausible; on from "
                 "the start; off at the image centre");
+  app.add_flag("!--no-georeference", args->options.georeference.enabled,
+               "Ignore the images' GPS positions: no priors, no georeferenced outputs");
+  app.add_option("--gps-sigma-m", args->options.georeference.sigma_m,
+                 "Standard deviation of a GPS fix in metres, for every image; 0 = from each "
+                 "fix's stored covariance, else 3 m")
+      ->capture_default_str();
+  app.add_option("--gps-focal-sigma", args->options.mapper.priors.focal_prior_relative_sigma,
+                 "Once georeferenced, EXIF focal lengths are held within this fraction "
+                 "(standard deviation); 0 = no focal prior")
+      ->capture_default_str();
+  app.add_option("--gps-max-error-m", args->options.mapper.priors.max_error_m,
+                 "GPS fixes farther than this from the model aligned to GPS are outliers, "
+                 "metres")
+      ->capture_default_str();
 }
 
 }  // namespace proj::app

@@ -2,6 +2,8 @@
 
 #include <ceres/ceres.h>
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +20,7 @@
 #include "cuda/ba/bundle_adjuster_gpu.h"
 #include "cuda/device.h"
 #include "cuda/gpu_fallback.h"
+#include "sfm/ba/position_prior_cost.h"
 #include "sfm/ba/reprojection_cost.h"
 #include "sfm/ba/schur_pcg_cpu.h"
 
@@ -76,6 +79,26 @@ int ScaleCoordinate(const SceneImage& image, const Eigen::Vector3d& anchor_cente
   return index;
 }
 
+// Whether the priors on variable images fix the similarity gauge: three or more, not all on a
+// line (the smallest two spreads of the positions are not negligible).
+bool PriorsFixGauge(const BundleAdjustmentConfig& config) {
+  std::vector<Eigen::Vector3d> positions;
+  for (const auto& [image_id, prior] : config.position_priors) {
+    if (config.variable_image_ids.count(image_id)) positions.push_back(prior.position);
+  }
+  if (positions.size() < 3) return false;
+  Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+  for (const auto& p : positions) mean += p;
+  mean /= static_cast<double>(positions.size());
+  Eigen::Matrix3d scatter = Eigen::Matrix3d::Zero();
+  for (const auto& p : positions) scatter += (p - mean) * (p - mean).transpose();
+  const Eigen::Vector3d spread = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(scatter)
+                                     .eigenvalues()
+                                     .cwiseMax(0)
+                                     .cwiseSqrt();  // ascending
+  return spread[2] > 0 && spread[1] > 1e-3 * spread[2];
+}
+
 void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
   auto check_images = [&](const std::set<int>& ids, const char* field) {
     for (int id : ids) {
@@ -107,6 +130,16 @@ void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
                    "BundleAdjustmentConfig." << field << " names unknown point " << id);
     }
   };
+  for (const auto& [camera_id, prior] : config.focal_priors) {
+    PROJ_REQUIRE(prior.sigma_px > 0 && std::isfinite(prior.focal_px),
+                 "BundleAdjustmentConfig.focal_priors: camera " << camera_id
+                     << " has a non-positive sigma or a non-finite focal length");
+  }
+  for (const auto& [image_id, prior] : config.position_priors) {
+    PROJ_REQUIRE(prior.sigma.minCoeff() > 0 && prior.position.allFinite(),
+                 "BundleAdjustmentConfig.position_priors: image " << image_id
+                     << " has a prior with a non-positive sigma or a non-finite position");
+  }
   check_points(config.variable_point_ids, "variable_point_ids");
   check_points(config.constant_point_ids, "constant_point_ids");
   for (int id : config.variable_point_ids) {
@@ -165,6 +198,8 @@ struct Adjustment {
   std::set<int> used_cameras, used_points, variable_cameras;
   std::set<int> constant_points;  // used points held constant
   std::map<int, std::vector<int>> constant_camera_params;  // camera id -> constant indices
+  std::map<int, PositionPrior> position_priors;             // of images in pose_images
+  std::map<int, BundleAdjustmentConfig::FocalPrior> focal_priors;  // of variable cameras
 };
 
 struct SolverResult {
@@ -207,7 +242,7 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
   std::set<int> constant_pose = config.constant_pose_image_ids;
   std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
   if (config.fix_gauge && !config.variable_image_ids.empty() && constant_pose.size() <= 1 &&
-      constant_points_used.size() < 3) {
+      constant_points_used.size() < 3 && !PriorsFixGauge(config)) {
     auto it = config.variable_image_ids.begin();
     Eigen::Vector3d anchor;
     if (constant_pose.empty()) {
@@ -257,6 +292,13 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
     }
     if (constant.size() < camera.params.size()) adjustment.variable_cameras.insert(camera_id);
     adjustment.constant_camera_params[camera_id] = std::move(constant);
+  }
+  for (const auto& [image_id, prior] : config.position_priors) {
+    if (adjustment.pose_images.count(image_id)) adjustment.position_priors[image_id] = prior;
+  }
+  summary->num_position_priors = static_cast<int>(adjustment.position_priors.size());
+  for (const auto& [camera_id, prior] : config.focal_priors) {
+    if (adjustment.variable_cameras.count(camera_id)) adjustment.focal_priors[camera_id] = prior;
   }
   summary->num_variable_images = static_cast<int>(adjustment.pose_images.size());
   for (int point_id : adjustment.used_points) {
@@ -317,6 +359,23 @@ SolverResult SolveWithCeres(const BundleAdjustmentOptions& options,
                                image.cam_from_world.rotation.coeffs().data(),
                                image.cam_from_world.translation.data(), point,
                                camera.params.data());
+    }
+  }
+  for (const auto& [image_id, prior] : adjustment.position_priors) {
+    Rigid3d& pose = scene->images[image_id].cam_from_world;
+    problem.AddResidualBlock(CreatePositionPriorCost(prior).release(), nullptr,
+                             pose.rotation.coeffs().data(), pose.translation.data());
+  }
+  for (const auto& [camera_id, prior] : adjustment.focal_priors) {
+    Camera& camera = scene->cameras[camera_id];
+    const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);
+    for (int index : camera.FocalIndices()) {
+      if (std::find(constant.begin(), constant.end(), index) != constant.end()) continue;
+      problem.AddResidualBlock(
+          CreateCameraParameterPriorCost(static_cast<int>(camera.params.size()), index,
+                                         prior.focal_px, prior.sigma_px)
+              .release(),
+          nullptr, camera.params.data());
     }
   }
   for (int image_id : adjustment.pose_images) {
@@ -542,7 +601,13 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
 
   SolverResult result;
-  switch (ChooseSolver(options, summary.num_observations)) {
+  BundleAdjustmentOptions::Solver solver = ChooseSolver(options, summary.num_observations);
+  if ((!adjustment.position_priors.empty() || !adjustment.focal_priors.empty()) &&
+      solver != BundleAdjustmentOptions::Solver::kCeres) {
+    PROJ_LOG(kDebug, "bundle adjustment with position priors: Ceres (our LM-PCG has no priors)");
+    solver = BundleAdjustmentOptions::Solver::kCeres;
+  }
+  switch (solver) {
     case BundleAdjustmentOptions::Solver::kCpu:
       result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;

@@ -8,10 +8,12 @@
 // ConfigForLocal build the two usual ones.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
 #include "cuda/ba/ba_problem.h"
+#include "sfm/position_prior.h"
 #include "sfm/scene.h"
 
 namespace proj {
@@ -79,6 +81,19 @@ struct BundleAdjustmentConfig {
   // (the one most aligned with the baseline, which fixes the scale); with exactly one
   // constant-pose image, the first variable image gets that coordinate constant.
   bool fix_gauge = true;
+  // Position priors (GPS) on camera centres, by image id, in the scene's world frame: a
+  // residual (C - prior) / sigma per prior of a variable image (others are ignored). Priors on
+  // three or more variable images whose positions are not collinear fix the gauge themselves:
+  // fix_gauge then adds nothing. Only the Ceres solver has these residuals: an adjustment with
+  // priors runs on Ceres whatever options.solver says.
+  std::map<int, PositionPrior> position_priors;
+  // Priors on focal lengths, by camera id: a residual (f - focal_px) / sigma_px per focal
+  // parameter of a refined camera (others are ignored). Ceres only, as position priors.
+  struct FocalPrior {
+    double focal_px = 0;
+    double sigma_px = 1;  // > 0
+  };
+  std::map<int, FocalPrior> focal_priors;
 };
 
 struct BundleAdjustmentSummary {
@@ -88,6 +103,7 @@ struct BundleAdjustmentSummary {
   int num_variable_images = 0;
   int num_variable_points = 0;
   int num_skipped_observations = 0;  // points behind the camera at the start: not added
+  int num_position_priors = 0;       // prior residual blocks (3 residuals each)
   double initial_cost = 0;           // 0.5 * sum of robustified squared errors (Ceres' cost)
   double final_cost = 0;
   double initial_rms_px = 0;  // RMS (non-robust) reprojection error over the residuals
@@ -107,7 +123,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
 
 // The plain-array problem (and solver options) that solver kCpu or kGpu would solve for this
 // scene and config, with the same observations, gauge and constant parameters: for benchmarks
-// and tests that call the solvers directly. Throws as RunBundleAdjustment.
+// and tests that call the solvers directly (position priors are not part of it). Throws as
+// RunBundleAdjustment.
 cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
                               const BundleAdjustmentConfig& config, const Scene& scene,
                               cuda::BaSolverOptions* solver_options);

@@ -220,8 +220,9 @@ void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
   if (options_.local_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
-  const BundleAdjustmentConfig config =
-      ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
+  BundleAdjustmentConfig config = ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
+  AddGeoreferencePriors(options_.priors, summary_.georeference, scene_, /*with_positions=*/false,
+                        &config);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_local_ba;
   PROJ_LOG(kDebug, "local BA (" << report.solver << "): " << report.num_variable_images
@@ -246,6 +247,21 @@ size_t IncrementalMapper::NumObservations() const {
   return count;
 }
 
+const PriorAlignment& IncrementalMapper::AlignToPriors() {
+  if (!options_.priors.enabled || scene_.position_priors.empty()) return summary_.georeference;
+  PriorAlignment alignment = AlignSceneToPriors(options_.priors, NextSeed(), &scene_);
+  if (alignment.aligned || !summary_.georeference.aligned) {
+    if (alignment.aligned && !summary_.georeference.aligned) {
+      PROJ_LOG(kInfo, "model aligned to the GPS positions: scale "
+                          << alignment.priors_from_model.scale << ", " << alignment.NumInliers()
+                          << "/" << alignment.residuals.size() << " inliers, rms "
+                          << alignment.inlier_rms_m << " m");
+    }
+    summary_.georeference = std::move(alignment);
+  }
+  return summary_.georeference;
+}
+
 int IncrementalMapper::GlobalAdjust(int max_iterations, double function_tolerance,
                                     BundleAdjustmentOptions::LossType loss,
                                     bool retriangulate_all) {
@@ -253,7 +269,9 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
   if (options_.global_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
-  const auto report = RunBundleAdjustment(ba, ConfigForGlobal(scene_), &scene_);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene_);
+  AddGeoreferencePriors(options_.priors, AlignToPriors(), scene_, /*with_positions=*/true, &config);
+  const auto report = RunBundleAdjustment(ba, config, &scene_);
   ++summary_.num_global_ba;
   PROJ_LOG(kDebug, "global BA (" << report.solver << "): " << report.num_variable_images
                                  << " images, " << report.num_observations << " observations, "
@@ -373,6 +391,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
     RefinePrincipalPointsWhereConstrained(options, &mapper, scene);
   }
+  mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);
   summary = mapper.summary();
   summary.success = true;

@@ -33,6 +33,7 @@ struct MapperSummary {
   ImagePair initial_pair;
   int num_global_ba = 0;
   int num_local_ba = 0;
+  PriorAlignment georeference;  // the last alignment to the GPS priors (prior_alignment.h)
 };
 
 // `scene` holds cameras (with priors) and images with keypoints, nothing registered. Tracks
@@ -76,6 +77,10 @@ class IncrementalMapper {
   // changed).
   int GlobalAdjust(int max_iterations, double function_tolerance,
                    BundleAdjustmentOptions::LossType loss, bool retriangulate_all);
+  // Aligns the model to the scene's GPS priors when options.priors allow and enough registered
+  // images have one (AlignSceneToPriors); a failed attempt keeps the previous alignment.
+  // Global adjustments call it first and then keep the inlier priors as residuals.
+  const PriorAlignment& AlignToPriors();
   // Triangulates or extends the tracks touched since the last call: those of images
   // registered since, and those whose point was deleted. Returns observations added.
   int RetriangulateTouched();

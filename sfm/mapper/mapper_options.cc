@@ -13,6 +13,7 @@ void IncrementalMapperOptions::Check() const {
   PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
   PROJ_REQUIRE(min_tri_angle_deg >= 0, "mapper min_tri_angle_deg must be >= 0");
   PROJ_REQUIRE(global_ba_growth >= 1.0, "mapper global_ba_growth must be >= 1");
+  priors.Check();
 }
 
 }  // namespace proj

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "sfm/mapper/prior_alignment.h"
+
 namespace proj {
 
 struct IncrementalMapperOptions {
@@ -40,6 +42,10 @@ struct IncrementalMapperOptions {
   // Off by default: the pipeline should turn them on only when the user asked for the GPU.
   bool global_ba_gpu = false;
   bool local_ba_gpu = false;
+
+  // Georeferencing by the scene's GPS priors (prior_alignment.h): alignment before each global
+  // adjustment, priors as residuals in it, a last alignment at the end.
+  PriorAlignmentOptions priors;
 
   int num_threads = 0;
   uint64_t seed = 0;                      // RANSAC seeds derive from it

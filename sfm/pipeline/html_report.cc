@@ -11,6 +11,7 @@
 #include "io/base64.h"
 #include "io/image_encode.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/pipeline/georeferenced_outputs.h"
 #include "sfm/pipeline/report_assets.h"
 #include "sfm/render/scene_render.h"
 
@@ -175,6 +176,29 @@ void WriteImageTable(const Scene& scene, std::ostream& out) {
   out << "</table>\n";
 }
 
+// The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
+void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.enu_frame) return;
+  const PriorAlignment& alignment = result.mapper.georeference;
+  out << "<h2>GPS</h2>\n";
+  if (!IsGeoreferenced(result)) {
+    out << "<p>Not georeferenced: " << Escape(alignment.failure_reason) << "</p>\n";
+    return;
+  }
+  out << "<p>Georeferenced: " << alignment.NumInliers() << " of " << alignment.residuals.size()
+      << " registered images with GPS agree with the model; residual RMS "
+      << Fixed(alignment.inlier_rms_m, 2) << " m, max " << Fixed(alignment.inlier_max_m, 2)
+      << " m (over those).</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
+         "<th>up (m)</th><th>distance (m)</th><th>GPS used</th></tr>\n";
+  for (const PriorResidual& r : alignment.residuals) {
+    out << "<tr><td>" << Escape(result.scene.images[r.image_id].name) << "</td>";
+    for (int k = 0; k < 3; ++k) out << "<td class=\"num\">" << Fixed(r.residual_m[k], 2) << "</td>";
+    out << "<td class=\"num\">" << Fixed(r.residual_m.norm(), 2) << "</td>"
+        << (r.inlier ? "<td>yes</td>" : "<td class=\"no\">outlier</td>") << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
 void WriteSkipped(const ReconstructionResult& result, std::ostream& out) {
   out << "<h2>Skipped files</h2>\n";
   if (result.skipped.empty()) {
@@ -228,6 +252,7 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
         << EncodeBase64(png.data(), png.size()) << "\">\n";
     WriteSummary(result, run, out);
     WriteImageTable(scene, out);
+    WriteGpsTable(result, out);
     WriteSkipped(result, out);
     if (has_viewer) {
       out << "<script id=\"model-data\" type=\"application/json\">"

@@ -7,36 +7,16 @@
 
 #include "core/check.h"
 #include "io/atomic_file.h"
+#include "io/json_string.h"
 #include "io/ply.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/pipeline/georeferenced_outputs.h"
 #include "sfm/pipeline/html_report.h"
 #include "sfm/reconstruction_io/colmap_binary.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 
 namespace proj {
 namespace {
-
-std::string JsonString(const std::string& text) {
-  std::ostringstream out;
-  out << '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\t': out << "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << static_cast<int>(c)
-              << std::dec;
-        } else {
-          out << c;
-        }
-    }
-  }
-  out << '"';
-  return out.str();
-}
 
 void WritePoints(const Scene& scene, const std::string& path) {
   std::vector<Eigen::Vector3f> positions;
@@ -150,6 +130,9 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"points\": " << scene.points.size() << ",\n";
     out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";
     out << "  \"mean_track_length\": " << MeanTrackLength(scene) << ",\n";
+    out << "  \"georeference\": ";
+    WriteGeoreferenceObject(result, "  ", out);
+    out << ",\n";
     out << "  \"global_bundle_adjustments\": " << result.mapper.num_global_ba << ",\n";
     out << "  \"local_bundle_adjustments\": " << result.mapper.num_local_ba << "\n";
     out << "}\n";
@@ -164,8 +147,12 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
   const fs::path staging = fs::path(out_dir) / ".outputs.partial";
   std::error_code ignored;
   fs::remove_all(staging, ignored);
-  const std::vector<std::string> entries = {"model",       "points.ply", "cameras.ply",
-                                            "report.json", "report.html"};
+  std::vector<std::string> entries = {"model", "points.ply", "cameras.ply", "report.json",
+                                      "report.html"};
+  // Listed whether written or not: a model that is no longer georeferenced must not keep the
+  // georeferenced files of an earlier run.
+  const std::vector<std::string>& georeferenced = GeoreferencedOutputNames();
+  entries.insert(entries.end(), georeferenced.begin(), georeferenced.end());
   try {
     const std::string model_dir = (staging / "model").string();
     EnsureWritableDirectory(model_dir);
@@ -175,6 +162,11 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
     WriteCameras(result.scene, (staging / "cameras.ply").string());
     WriteReport(result, run, (staging / "report.json").string());
     WriteHtmlReport(result, run, (staging / "report.html").string());
+    if (IsGeoreferenced(result)) {
+      WriteGeoreferenceJson(result, (staging / "georeference.json").string());
+      WriteGeoreferencedLas(result, (staging / "points.las").string());
+      WriteCamerasCsv(result, (staging / "cameras.csv").string());
+    }
   } catch (...) {
     fs::remove_all(staging, ignored);
     throw;
@@ -182,6 +174,7 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
   for (const std::string& entry : entries) {
     std::error_code error;
     fs::remove_all(fs::path(out_dir) / entry, error);
+    if (!fs::exists(staging / entry)) continue;  // a georeferenced file of a model without GPS
     fs::rename(staging / entry, fs::path(out_dir) / entry, error);
     PROJ_REQUIRE(!error, "cannot move '" << (staging / entry).string() << "' into '" << out_dir
                                          << "': " << error.message());

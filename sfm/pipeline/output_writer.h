@@ -4,6 +4,8 @@
 //   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format
 //   report.json  stage times, counts, registration and accuracy statistics
 //   report.html  the same as a page, with a picture and a 3D view (html_report.h)
+//   georeference.json, points.las, cameras.csv  when the model is georeferenced by its images'
+//                GPS (georeferenced_outputs.h)
 #pragma once
 
 #include <string>

@@ -28,6 +28,7 @@ void ReconstructionOptions::Check() const {
   matching.Check();
   two_view.Check();
   mapper.Check();
+  georeference.Check();
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
@@ -177,6 +178,8 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
+  result->enu_frame =
+      LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
   result->scene = std::move(graph.scene);
   result->database_image_ids = std::move(graph.database_image_ids);

@@ -11,6 +11,7 @@
 // reports progress on stderr.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
+#include "sfm/pipeline/georeference_priors.h"
 #include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
 #include "sfm/pipeline/stage_options.h"
@@ -54,6 +56,7 @@ struct ReconstructionOptions {
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
   IncrementalMapperOptions mapper;
+  GeoreferenceOptions georeference;  // GPS priors of the mapper
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
   OptionChangePolicy on_option_change = OptionChangePolicy::kStop;
@@ -96,7 +99,10 @@ struct ReconstructionResult {
   std::vector<VideoSummary> videos;     // videos of the input, with their picked frames'
   std::vector<VideoFrameRecord> video_frames;  // names and times
   std::string frames_dir;               // where those frames are ("" without videos)
-  MapperSummary mapper;
+  MapperSummary mapper;  // mapper.georeference: the alignment to the GPS priors
+  // The local ENU frame of the GPS priors (scene.position_priors); the model is in it when
+  // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
+  std::optional<EnuFrame> enu_frame;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;
