@@ -10,12 +10,17 @@
 #
 #   bench/mapping_bench.sh --after SFM [--before SFM] [--device gpu|cpu|auto] [--out DIR]
 #                          [--fountain IMAGES_DIR] [--synth N] [--no-synth-before] [--sequence]
+#                          [--after-args "ARGS"] [--only-verification]
 #
+# --after-args: more `reconstruct` arguments for the AFTER runs (e.g. --gpu-bundle-adjustment).
+# --only-verification: of the synthetic ring, only the verification comparison (its AFTER
+# database must exist in --out from an earlier run).
 # A step whose input is not given is skipped; --no-synth-before skips the (slow) BEFORE
 # reconstruction of the synthetic ring but still compares verification.
 set -euo pipefail
 
 after="" before="" device=gpu out=/tmp/mapping_bench fountain="" synth=0 synth_before=1 sequence=0
+after_args="" only_verification=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --after) after=$2; shift 2 ;;
@@ -26,6 +31,8 @@ while [ $# -gt 0 ]; do
     --synth) synth=$2; shift 2 ;;
     --no-synth-before) synth_before=0; shift ;;
     --sequence) sequence=1; shift ;;
+    --after-args) after_args=$2; shift 2 ;;
+    --only-verification) only_verification=1; shift ;;
     *) echo "mapping_bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -69,18 +76,20 @@ reverify() {  # NAME BINARY DATABASE
 if [ -n "$fountain" ]; then
   gt="$fountain/../gt_dense_cameras"
   [ -z "$before" ] || reconstruct fountain-before "$before" "$fountain" "$gt" "$device"
-  reconstruct fountain-after "$after" "$fountain" "$gt" "$device"
+  # shellcheck disable=SC2086  # after_args are several words
+  reconstruct fountain-after "$after" "$fountain" "$gt" "$device" $after_args
 fi
 
 if [ "$synth" -gt 0 ]; then
   scene="$out/synth$synth"
   [ -d "$scene/images" ] || "$after" synth -q --num-images "$synth" "$scene"
-  reconstruct "synth$synth-after" "$after" "$scene/images" "$scene/gt_dense_cameras" "$device"
+  # shellcheck disable=SC2086
+  [ "$only_verification" = 1 ] || reconstruct "synth$synth-after" "$after" "$scene/images" "$scene/gt_dense_cameras" "$device" $after_args
   echo "synth$synth-after: $(verified "$out/synth$synth-after/database.db")"
   if [ -n "$before" ]; then
     reverify "synth$synth-verify-before" "$before" "$out/synth$synth-after/database.db"
     reverify "synth$synth-verify-after" "$after" "$out/synth$synth-after/database.db"
-    [ "$synth_before" = 0 ] || reconstruct "synth$synth-before" "$before" "$scene/images" "$scene/gt_dense_cameras" "$device"
+    [ "$synth_before" = 0 ] || [ "$only_verification" = 1 ] || reconstruct "synth$synth-before" "$before" "$scene/images" "$scene/gt_dense_cameras" "$device"
   fi
 fi
 
