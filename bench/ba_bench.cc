@@ -6,13 +6,20 @@
 // upload to the last download (CUDA events); CPU solvers: median wall time over
 // --cpu-repeats and --ceres-repeats.
 //
-//   ba_bench [--bal FILE] [--aerial IMAGESxPOINTS]... [--repeats N] [--cpu-repeats N] [--ceres-repeats N]
-//            [--threads N] [--no-ceres-above OBSERVATIONS] [--pcg-tolerance T] [--pcg-eta E]
+// --model DIR: a model written by `sfm reconstruct` (OUT/model), adjusted as the mapper's final
+// bundle adjustment does (Cauchy 1 px, its function tolerance), each point first moved by
+// --model-noise times its distance to the scene's first registered camera (seeded), so that
+// the solvers start away from the optimum.
+//
+//   ba_bench [--bal FILE] [--aerial IMAGESxPOINTS]... [--model DIR]... [--repeats N]
+//            [--cpu-repeats N] [--ceres-repeats N] [--threads N] [--no-ceres-above OBSERVATIONS]
+//            [--pcg-tolerance T] [--pcg-eta E] [--model-noise F]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,6 +29,8 @@
 #include "cuda/device.h"
 #include "sfm/ba/bundle_adjuster.h"
 #include "sfm/ba/schur_pcg_cpu.h"
+#include "sfm/mapper/mapper_options.h"
+#include "sfm/reconstruction_io/colmap_model.h"
 #include "tests/sfm/ba/ba_test_scenes.h"
 #include "tests/sfm/ba/bal_problem.h"
 
@@ -62,6 +71,7 @@ struct Settings {
   long no_ceres_above = 5000000;
   double pcg_tolerance = 1e-6;
   double pcg_eta = 0.1;
+  bool verbose = false;  // Ceres' full report (time per phase) to the log
 };
 
 void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions options,
@@ -69,6 +79,7 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
   options.num_threads = settings.threads;
   options.pcg_relative_tolerance = settings.pcg_tolerance;
   options.pcg_eta = settings.pcg_eta;
+  options.verbose = settings.verbose;
   const BundleAdjustmentConfig config = ConfigForGlobal(scene);
   cuda::BaSolverOptions solver_options;
   const cuda::BaProblem problem = MakeBaProblem(options, config, scene, &solver_options);
@@ -138,13 +149,36 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
   }
 }
 
+// The model in `dir` with each point moved by `noise` times its distance to the first
+// registered camera, in a random direction (seed 1).
+Scene PerturbedModel(const std::string& dir, double noise) {
+  Scene scene = ReadColmapModel(dir);
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();
+  for (const SceneImage& image : scene.images) {
+    if (!image.registered) continue;
+    center = image.cam_from_world.Center();
+    break;
+  }
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> normal;
+  for (auto& [id, point] : scene.points) {
+    const Eigen::Vector3d direction =
+        Eigen::Vector3d(normal(rng), normal(rng), normal(rng)).normalized();
+    point.position += noise * (point.position - center).norm() * direction;
+  }
+  return scene;
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"Bundle adjustment benchmark: Ceres vs LM-PCG on CPU and GPU"};
   std::string bal;
-  std::vector<std::string> rings;
+  std::vector<std::string> rings, models;
+  double model_noise = 1e-3;
   Settings settings;
   app.add_option("--bal", bal, "BAL problem file");
   app.add_option("--aerial", rings, "generated aerial grid scene IMAGESxPOINTS (repeatable)");
+  app.add_option("--model", models, "model folder written by sfm reconstruct (repeatable)");
+  app.add_option("--model-noise", model_noise, "relative point perturbation of --model");
   app.add_option("--repeats", settings.repeats, "repeats of the GPU solver (median)");
   app.add_option("--cpu-repeats", settings.cpu_repeats, "repeats of our CPU solver (median)");
   app.add_option("--ceres-repeats", settings.ceres_repeats, "repeats of Ceres (median)");
@@ -153,6 +187,7 @@ int Main(int argc, char** argv) {
                  "skip Ceres for problems with more observations");
   app.add_option("--pcg-tolerance", settings.pcg_tolerance, "PCG relative tolerance");
   app.add_option("--pcg-eta", settings.pcg_eta, "PCG truncated-Newton eta (0: off)");
+  app.add_flag("--verbose", settings.verbose, "per-iteration progress and Ceres' full report");
   if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
 
   std::printf("device: %s; CPU threads: %d\n", cuda::DeviceDescription().c_str(),
@@ -178,6 +213,16 @@ int Main(int argc, char** argv) {
     options.loss = BundleAdjustmentOptions::LossType::kCauchy;
     options.loss_scale_px = 1.0;
     Bench("aerial-" + ring, testing::MakeAerialGridScene(images, points, 0.5, 1), options, settings);
+  }
+  for (const std::string& dir : models) {
+    const IncrementalMapperOptions mapper;
+    BundleAdjustmentOptions options;
+    options.loss = BundleAdjustmentOptions::LossType::kCauchy;
+    options.max_iterations = mapper.global_ba_max_iterations;
+    options.function_tolerance = mapper.final_ba_function_tolerance;
+    options.refine_principal_point = mapper.refine_principal_point;
+    const std::string name = dir.size() > 22 ? dir.substr(dir.size() - 22) : dir;
+    Bench(name, PerturbedModel(dir, model_noise), options, settings);
   }
   return 0;
 }

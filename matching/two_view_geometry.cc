@@ -124,28 +124,36 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
   ransac.max_iterations = options.max_ransac_iterations;
   ransac.seed = options.seed;
   ransac.min_iterations = options.min_ransac_iterations;
+  // Only models with min_num_inliers inliers matter: each estimate gives up once none is
+  // likely, which ends unrelated pairs (a few random matches) after a few hundred samples.
+  ransac.min_num_inliers = options.min_num_inliers;
+  ransac.give_up_below_min_num_inliers = true;
+  // F first: with one focal scale the inliers of any E are inliers of the F it induces, so
+  // when no F has min_num_inliers inliers no E has either, and the pair is degenerate.
   const auto f_report = EstimateFundamentalMatrix(ransac, pixels1, pixels2);
-  // Without a dominant plane the homography never reaches its adaptive stopping point; a
-  // smaller cap keeps verification fast while still detecting planar pairs reliably.
-  RansacOptions ransac_h = ransac;
-  ransac_h.max_iterations = std::min(ransac.max_iterations, 2000);
-  const auto h_report = EstimateHomography(ransac_h, pixels1, pixels2);
+  result.num_f_inliers = f_report.success ? CountMask(f_report.inlier_mask) : 0;
+  if (!f_report.success) return result;
+  result.F = f_report.model;
   RansacOptions ransac_e = ransac;
   ransac_e.max_error = options.max_error_px / (0.5 * (camera1.MeanFocal() + camera2.MeanFocal()));
   const auto e_report = EstimateEssentialMatrix(ransac_e, normalized1, normalized2);
-
-  result.num_f_inliers = f_report.success ? CountMask(f_report.inlier_mask) : 0;
   result.num_e_inliers = e_report.success ? CountMask(e_report.inlier_mask) : 0;
-  result.num_h_inliers = h_report.success ? CountMask(h_report.inlier_mask) : 0;
-  if (f_report.success) result.F = f_report.model;
   if (e_report.success) result.E = e_report.model;
-  if (h_report.success) result.H = h_report.model;
-  if (std::max(result.num_e_inliers, result.num_f_inliers) < options.min_num_inliers) return result;
 
   const bool calibrated =
       result.num_e_inliers >= options.min_e_f_inlier_ratio * result.num_f_inliers;
   const std::vector<char>& mask = calibrated ? e_report.inlier_mask : f_report.inlier_mask;
   const int num_inliers = calibrated ? result.num_e_inliers : result.num_f_inliers;
+  // The homography matters only above max_h_inlier_ratio * num_inliers inliers (planar or
+  // panoramic); below, its count is left 0. Without a dominant plane it never reaches its
+  // adaptive stopping point; a smaller cap keeps verification fast while still detecting
+  // planar pairs reliably.
+  RansacOptions ransac_h = ransac;
+  ransac_h.max_iterations = std::min(ransac.max_iterations, 2000);
+  ransac_h.min_num_inliers = static_cast<int>(std::floor(options.max_h_inlier_ratio * num_inliers)) + 1;
+  const auto h_report = EstimateHomography(ransac_h, pixels1, pixels2);
+  result.num_h_inliers = h_report.success ? CountMask(h_report.inlier_mask) : 0;
+  if (h_report.success) result.H = h_report.model;
   result.configuration =
       calibrated ? TwoViewConfiguration::kCalibrated : TwoViewConfiguration::kUncalibrated;
   // The epipolar pose on the pair's inliers. Uncalibrated pairs get theirs from F and the focal

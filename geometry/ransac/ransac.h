@@ -232,9 +232,19 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
     }
   };
 
+  // Samples after which a model of min_num_inliers inliers would likely have been found.
+  const int give_up_iterations =
+      options.give_up_below_min_num_inliers
+          ? RansacRequiredIterations(static_cast<double>(options.min_num_inliers) / n,
+                                     kSampleSize, options.confidence, options.max_iterations)
+          : options.max_iterations;
   int iteration = 0;
   for (; iteration < options.max_iterations; ++iteration) {
     if (iteration >= options.min_iterations && iteration >= required_iterations) break;
+    if (iteration >= options.min_iterations && iteration >= give_up_iterations &&
+        best_num_inliers < options.min_num_inliers) {
+      break;
+    }
     // Partial Fisher-Yates: a uniform sample without replacement in O(kSampleSize).
     for (int i = 0; i < kSampleSize; ++i) {
       std::uniform_int_distribution<int> pick(i, n - 1);

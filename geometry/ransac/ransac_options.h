@@ -23,6 +23,12 @@ struct RansacOptions {
   // at least min_inlier_ratio (in [0, 1]).
   int min_num_inliers = 0;
   double min_inlier_ratio = 0.0;
+  // Give up early when no model with min_num_inliers inliers is likely: once the iterations
+  // that would have drawn an all-inlier sample of such a model with probability `confidence`
+  // are done (at least min_iterations) and the best model still has fewer inliers. Callers
+  // that only want models of that size (two-view verification rejecting unrelated pairs)
+  // then stop after a few hundred samples instead of max_iterations.
+  bool give_up_below_min_num_inliers = false;
   // LO-RANSAC (Chum, Matas, Kittler, DAGM 2003; iterated least squares with a shrinking
   // threshold as in Lebeda, Matas, Chum, BMVC 2012): whenever a new best model is found, refit it
   // local_optimization_steps times on its inliers with thresholds shrinking linearly from

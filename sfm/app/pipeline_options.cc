@@ -179,6 +179,13 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "GPS fixes farther than this from the model aligned to GPS are outliers, "
                  "metres")
       ->capture_default_str();
+  // Both adjustments together: the GPU solver sums in no fixed order (float atomics), so the
+  // model differs in the last digits between runs and a resumed run need not match.
+  app.add_flag_callback(
+      "--gpu-bundle-adjustment",
+      [args] { args->options.mapper.global_ba_gpu = args->options.mapper.local_ba_gpu = true; },
+      "Bundle adjustments with at least 30,000 observations on the GPU (much faster on large "
+      "models); runs are then not bit-for-bit reproducible [off]");
 }
 
 }  // namespace proj::app

@@ -6,7 +6,9 @@
 #include "core/check.h"
 #include "core/interrupt.h"
 #include "core/logging.h"
+#include "core/timer.h"
 #include "sfm/mapper/initial_pair.h"
+#include "sfm/mapper/local_adjustment.h"
 #include "sfm/mapper/pose_estimation.h"
 #include "sfm/mapper/principal_point_rule.h"
 #include "sfm/mapper/registration_candidates.h"
@@ -14,6 +16,29 @@
 #include "sfm/mapper/track_triangulation.h"
 
 namespace proj {
+namespace {
+
+// Adds the seconds of its lifetime to *total.
+class AddElapsed {
+ public:
+  explicit AddElapsed(double* total) : total_(total) {}
+  ~AddElapsed() { *total_ += timer_.ElapsedSeconds(); }
+  AddElapsed(const AddElapsed&) = delete;
+  AddElapsed& operator=(const AddElapsed&) = delete;
+
+ private:
+  double* total_;
+  Timer timer_;
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> MapperStepTimes::Entries() const {
+  return {{"initial_pair", initial_pair}, {"registration", registration},
+          {"triangulation", triangulation}, {"local_ba", local_ba},
+          {"global_ba", global_ba},       {"filtering", filtering},
+          {"retriangulation", retriangulation}, {"final_ba", final_ba}};
+}
 
 IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
                                      const TrackSet& tracks,
@@ -31,6 +56,7 @@ IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
 }
 
 bool IncrementalMapper::FindAndRegisterInitialPair() {
+  const AddElapsed timing(&summary_.times.initial_pair);
   const std::vector<const VerifiedPair*> candidates =
       InitialPairCandidates(pairs_, options_.init_max_candidates);
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
@@ -89,12 +115,14 @@ bool IncrementalMapper::RegisterInitialPair(const VerifiedPair& pair, double min
   return true;
 }
 
-std::vector<int> IncrementalMapper::NextImages() const {
+std::vector<int> IncrementalMapper::NextImages() {
+  const AddElapsed timing(&summary_.times.registration);
   return RankRegistrationCandidates(scene_, visibility_, failed_at_,
                                     options_.abs_pose_min_num_inliers);
 }
 
 bool IncrementalMapper::RegisterImage(int image_id) {
+  const AddElapsed timing(&summary_.times.registration);
   SceneImage& image = scene_.images[image_id];
   PROJ_CHECK(!image.registered, "image " << image_id << " is registered already");
   const Camera& camera = scene_.cameras[image.camera_id];
@@ -152,6 +180,7 @@ int IncrementalMapper::TriangulateOrExtend(int track_id, int* added) {
 }
 
 std::vector<int> IncrementalMapper::TriangulateImage(int image_id) {
+  const AddElapsed timing(&summary_.times.triangulation);
   std::vector<int> points;
   int added = 0;
   for (int track : tracks_.track_of[image_id]) {
@@ -163,6 +192,7 @@ std::vector<int> IncrementalMapper::TriangulateImage(int image_id) {
 }
 
 int IncrementalMapper::RetriangulateTracks(const std::vector<int>& track_ids) {
+  const AddElapsed timing(&summary_.times.retriangulation);
   int added = 0;
   for (int track : track_ids) TriangulateOrExtend(track, &added);
   return added;
@@ -196,6 +226,7 @@ void IncrementalMapper::OnPointsDeleted(const std::vector<int>& point_ids) {
 }
 
 int IncrementalMapper::FilterPoints(const std::vector<int>* point_ids) {
+  const AddElapsed timing(&summary_.times.filtering);
   std::vector<int> deleted;
   const int removed = proj::FilterPoints(&scene_, options_.max_reproj_error_px,
                                          options_.min_tri_angle_deg, point_ids, &deleted);
@@ -219,11 +250,14 @@ BundleAdjustmentOptions IncrementalMapper::BaOptions(int max_iterations) const {
 void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
-  if (options_.local_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
+  ba.solver = options_.local_ba_gpu ? BundleAdjustmentOptions::Solver::kAuto : options_.local_ba_solver;
+  Timer timer;
   BundleAdjustmentConfig config = ConfigForLocal(scene_, image_id, options_.local_ba_num_images);
+  LimitConstantPoseImages(scene_, options_.local_ba_max_constant_images, &config);
   AddGeoreferencePriors(options_.priors, summary_.georeference, scene_, /*with_positions=*/false,
                         &config);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
+  summary_.times.local_ba += timer.ElapsedSeconds();
   ++summary_.num_local_ba;
   PROJ_LOG(kDebug, "local BA (" << report.solver << "): " << report.num_variable_images
                                 << " images, " << report.num_observations << " observations, "
@@ -268,10 +302,12 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   BundleAdjustmentOptions ba = BaOptions(max_iterations);
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
-  if (options_.global_ba_gpu) ba.solver = BundleAdjustmentOptions::Solver::kAuto;
+  ba.solver = options_.global_ba_gpu ? BundleAdjustmentOptions::Solver::kAuto : options_.global_ba_solver;
+  Timer timer;
   BundleAdjustmentConfig config = ConfigForGlobal(scene_);
   AddGeoreferencePriors(options_.priors, AlignToPriors(), scene_, /*with_positions=*/true, &config);
   const auto report = RunBundleAdjustment(ba, config, &scene_);
+  summary_.times.global_ba += timer.ElapsedSeconds();
   ++summary_.num_global_ba;
   PROJ_LOG(kDebug, "global BA (" << report.solver << "): " << report.num_variable_images
                                  << " images, " << report.num_observations << " observations, "
@@ -387,6 +423,9 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
       break;  // the new points change who sees the most
     }
   }
+  // Timed as a whole: the steps' own times are restored afterwards.
+  const MapperStepTimes before_final = mapper.summary().times;
+  const Timer final_timer;
   RefineUntilStable(options, &mapper);
   if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
     RefinePrincipalPointsWhereConstrained(options, &mapper, scene);
@@ -394,6 +433,8 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);
   summary = mapper.summary();
+  summary.times = before_final;
+  summary.times.final_ba = final_timer.ElapsedSeconds();
   summary.success = true;
   summary.num_registered = scene->NumRegisteredImages();
   summary.num_points = static_cast<int>(scene->points.size());

@@ -25,6 +25,22 @@
 
 namespace proj {
 
+// Wall-clock seconds spent in each step of the mapper, summed over the run: where mapping time
+// goes (report.json "stage_seconds", as "mapping.<step>").
+struct MapperStepTimes {
+  double initial_pair = 0;     // choosing the initial pair (its triangulation counted here too)
+  double registration = 0;     // candidate ranking and absolute pose
+  double triangulation = 0;    // of each new image's tracks
+  double local_ba = 0;
+  double global_ba = 0;        // while the model grows
+  double filtering = 0;        // outlier points, after each adjustment
+  double retriangulation = 0;  // after each adjustment
+  double final_ba = 0;         // the final adjust-filter-retriangulate rounds, all included
+
+  // (step name, seconds) in the order above.
+  std::vector<std::pair<std::string, double>> Entries() const;
+};
+
 struct MapperSummary {
   bool success = false;             // a model with at least two images was built
   std::string failure_reason;       // when !success
@@ -34,6 +50,7 @@ struct MapperSummary {
   int num_global_ba = 0;
   int num_local_ba = 0;
   PriorAlignment georeference;  // the last alignment to the GPS priors (prior_alignment.h)
+  MapperStepTimes times;
 };
 
 // `scene` holds cameras (with priors) and images with keypoints, nothing registered. Tracks
@@ -61,7 +78,7 @@ class IncrementalMapper {
 
   // Unregistered images seeing at least abs_pose_min_num_inliers points, most first (ties:
   // higher id first), skipping those that failed to register with as many. O(images).
-  std::vector<int> NextImages() const;
+  std::vector<int> NextImages();
   // Absolute pose from the image's 2D-3D correspondences; adds the inlier observations to their
   // points. False (and the image stays unregistered) when too few inliers.
   bool RegisterImage(int image_id);

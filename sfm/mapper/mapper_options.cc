@@ -12,8 +12,16 @@ void IncrementalMapperOptions::Check() const {
   PROJ_REQUIRE(abs_pose_min_num_inliers >= 6, "mapper abs_pose_min_num_inliers must be >= 6");
   PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
   PROJ_REQUIRE(min_tri_angle_deg >= 0, "mapper min_tri_angle_deg must be >= 0");
+  PROJ_REQUIRE(local_ba_max_constant_images >= 2,
+               "mapper local_ba_max_constant_images must be >= 2 (they fix the gauge)");
   PROJ_REQUIRE(global_ba_growth >= 1.0, "mapper global_ba_growth must be >= 1");
   priors.Check();
+  using Solver = BundleAdjustmentOptions::Solver;
+  for (const Solver solver : {global_ba_solver, local_ba_solver}) {
+    PROJ_REQUIRE(solver == Solver::kCeres || solver == Solver::kCpu,
+                 "mapper global_ba_solver and local_ba_solver must be kCeres or kCpu (the GPU is "
+                 "chosen by global_ba_gpu and local_ba_gpu)");
+  }
 }
 
 }  // namespace proj

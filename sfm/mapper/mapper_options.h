@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "sfm/mapper/prior_alignment.h"
+#include "sfm/ba/bundle_adjuster.h"
 
 namespace proj {
 
@@ -26,12 +27,15 @@ struct IncrementalMapperOptions {
 
   // Bundle adjustment schedule.
   int local_ba_num_images = 6;            // images optimised around a newly registered one
+  // Constant-pose images whose observations the local adjustment uses, those sharing the most
+  // points with it (LimitConstantPoseImages): bounds its size when tracks are long.
+  int local_ba_max_constant_images = 12;
   double global_ba_growth = 1.10;         // global BA when registered images grew by 10%
   int global_ba_always_below = 8;         // and after every image while the model is small
   int local_ba_max_iterations = 25;
   int global_ba_max_iterations = 50;
   int final_ba_max_rounds = 3;            // final adjust-filter-retriangulate rounds
-  double final_ba_function_tolerance = 1e-7;
+  double final_ba_function_tolerance = 1e-6;
   // Principal point in bundle adjustment: kOff keeps it at the image centre, kOn refines it
   // from the start, kAuto refines it after the model is built for the cameras whose views
   // constrain it and keeps the result only when plausible (principal_point_rule.h).
@@ -42,6 +46,13 @@ struct IncrementalMapperOptions {
   // Off by default: the pipeline should turn them on only when the user asked for the GPU.
   bool global_ba_gpu = false;
   bool local_ba_gpu = false;
+  // Solver of the adjustments that do not run on the GPU (kCeres or kCpu; kCpu is our LM with
+  // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count).
+  // kCpu is the default for global adjustments: on fountain-P11's final adjustment it reaches
+  // the same cost as Ceres (relative difference 2e-9) in less than half the time, as Ceres'
+  // autodiff Jacobians and dynamic-size Schur blocks dominate there (bench/ba_bench --model).
+  BundleAdjustmentOptions::Solver global_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
+  BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCeres;
 
   // Georeferencing by the scene's GPS priors (prior_alignment.h): alignment before each global
   // adjustment, priors as residuals in it, a last alignment at the end.

@@ -184,6 +184,9 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   result->scene = std::move(graph.scene);
   result->database_image_ids = std::move(graph.database_image_ids);
   result->times.Add("mapping", timer.ElapsedSeconds());
+  for (const auto& [step, seconds] : result->mapper.times.Entries()) {
+    result->times.Add("mapping." + step, seconds);
+  }
 }
 
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& unresolved,

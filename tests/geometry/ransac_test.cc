@@ -150,6 +150,30 @@ TEST(Ransac, HonoursIterationLimitsAndSuccessCriteria) {
   EXPECT_LT(LineAngleError(report.model), 0.01);
 }
 
+TEST(Ransac, GivesUpWhenNoModelOfTheWantedSizeIsLikely) {
+  std::mt19937_64 rng(5);
+  RansacOptions options;
+  options.max_error = 0.05;
+  options.min_iterations = 10;
+  options.max_iterations = 5000;
+  options.min_num_inliers = 20;
+  options.give_up_below_min_num_inliers = true;
+  // Noise only (one chance line of a few points): stops after the samples that would have
+  // found a 20-of-40 line, not at max_iterations.
+  const auto noise = LineData(rng, 3, 37, 0.01);
+  const auto report = Ransac(options, LineEstimator{}, noise);
+  EXPECT_FALSE(report.success);
+  EXPECT_EQ(report.num_iterations,
+            std::max(options.min_iterations,
+                     RansacRequiredIterations(20.0 / 40, 2, options.confidence, 5000)));
+  // A line of 25 inliers among 40 is still found.
+  const auto line = LineData(rng, 25, 15, 0.01);
+  const auto found = Ransac(options, LineEstimator{}, line);
+  EXPECT_TRUE(found.success);
+  EXPECT_GE(found.num_inliers, 23);
+  EXPECT_LT(LineAngleError(found.model), 0.01);
+}
+
 // Counts SquaredError calls, to observe the SPRT early rejection.
 struct CountingLineEstimator : RefittingLineEstimator {
   mutable long long num_evaluations = 0;
