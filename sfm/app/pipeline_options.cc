@@ -17,6 +17,9 @@ const EnumNames<std::string> kUpsampleNames = {{"auto", "auto"}, {"on", "on"}, {
 // Our camera models under COLMAP's names (PipelineArgs::Finalize maps the name).
 const EnumNames<std::string> kCameraModelNames = {
     {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
+const EnumNames<MapperChoice> kMapperNames = {{"incremental", MapperChoice::kIncremental},
+                                              {"global", MapperChoice::kGlobal},
+                                              {"auto", MapperChoice::kAuto}};
 const EnumNames<OptionChangePolicy> kPolicyNames = {{"stop", OptionChangePolicy::kStop},
                                                     {"redo", OptionChangePolicy::kRedo}};
 
@@ -131,6 +134,14 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
 }
 
 void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
+  AddEnumOption(app, "--mapper", &args->options.mapper_choice, kMapperNames,
+                "Mapper: incremental (image by image, COLMAP-like), global (rotation averaging "
+                "and global positioning of all cameras at once, then bundle adjustment, "
+                "GLOMAP-like), or auto: global from --mapper-auto-min-images images on, where "
+                "it is faster at equal accuracy");
+  app.add_option("--mapper-auto-min-images", args->options.auto_global_min_images,
+                 "--mapper auto: image count from which the global mapper runs")
+      ->capture_default_str();
   app.add_flag("--refine-principal-point", args->options.mapper.refine_principal_point,
                "Refine the principal point in bundle adjustment [off]");
 }

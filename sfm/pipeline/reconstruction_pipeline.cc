@@ -27,6 +27,9 @@ void ReconstructionOptions::Check() const {
   matching.Check();
   two_view.Check();
   mapper.Check();
+  global_mapper.Check();
+  PROJ_REQUIRE(auto_global_min_images >= 2,
+               "--mapper-auto-min-images must be >= 2 (got " << auto_global_min_images << ")");
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
@@ -166,7 +169,18 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
-  result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  const bool global = options.mapper_choice == MapperChoice::kGlobal ||
+                      (options.mapper_choice == MapperChoice::kAuto &&
+                       static_cast<int>(graph.scene.images.size()) >= options.auto_global_min_images);
+  result->mapper_name = global ? "global" : "incremental";
+  PROJ_LOG(kInfo, "mapper: " << result->mapper_name);
+  if (global) {
+    GlobalMapperOptions global_options = options.global_mapper;
+    global_options.refinement = options.mapper;
+    result->mapper = RunGlobalMapper(global_options, tracks, graph.pairs, &graph.scene);
+  } else {
+    result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  }
   result->scene = std::move(graph.scene);
   result->database_image_ids = std::move(graph.database_image_ids);
   result->times.Add("mapping", timer.ElapsedSeconds());

@@ -19,6 +19,7 @@
 #include "matching/pair_selection.h"
 #include "matching/two_view_geometry.h"
 #include "sfm/database/scene_database.h"
+#include "sfm/global/global_mapper.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
@@ -33,6 +34,11 @@ namespace proj {
 // tracking through the images in name order (ordered sequences), optionally with SIFT matches
 // between keyframes (keyframe_sift).
 enum class CorrespondenceSource { kDescriptors, kKltTracks };
+
+// Which mapper builds the model: incremental (image by image), global (rotation averaging and
+// global positioning, sfm/global/global_mapper.h), or auto: global from
+// auto_global_min_images images on, where it is faster at equal accuracy (README "Mappers").
+enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
@@ -51,7 +57,10 @@ struct ReconstructionOptions {
   PairSelectionOptions pair_selection;
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
-  IncrementalMapperOptions mapper;
+  IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
+  MapperChoice mapper_choice = MapperChoice::kIncremental;
+  GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
+  int auto_global_min_images = 100;
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
   OptionChangePolicy on_option_change = OptionChangePolicy::kStop;
@@ -91,6 +100,7 @@ struct ReconstructionResult {
   std::vector<int> database_image_ids;  // of scene.images[i]
   std::vector<SkippedFile> skipped;     // unusable files of the folder
   MapperSummary mapper;
+  std::string mapper_name;  // "incremental" or "global": the one that ran
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;
