@@ -15,6 +15,7 @@ void GlobalMapperOptions::Check() const {
   PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
   PROJ_REQUIRE(initial_reproj_error_factor >= 1, "global mapper initial_reproj_error_factor must be >= 1");
+  PROJ_REQUIRE(reproj_error_factor_step > 1, "global mapper reproj_error_factor_step must be > 1");
   rotation_averaging.Check();
   positioning.Check();
   refinement.Check();
@@ -123,16 +124,15 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   std::iota(all_tracks.begin(), all_tracks.end(), 0);
   mapper.RetriangulateTracks(all_tracks);
   const auto kCauchy = BundleAdjustmentOptions::LossType::kCauchy;
-  while (true) {
+  while (factor > 1) {
     mapper.GlobalAdjust(refinement.global_ba_max_iterations, 1e-6, kCauchy, true);
     PROJ_LOG(kInfo, "global mapper refinement at " << refinement.max_reproj_error_px << " px: "
                                                    << scene->points.size() << " points, "
                                                    << MeanReprojectionErrorPx(*scene) << " px");
-    if (factor <= 1) break;
-    factor = std::max(1.0, factor / 2);
+    factor = std::max(1.0, factor / options.reproj_error_factor_step);
     refinement.max_reproj_error_px = final_error_px * factor;
   }
-  // The incremental mapper's final rounds.
+  // The incremental mapper's final rounds, at its threshold.
   for (int round = 0; round < refinement.final_ba_max_rounds; ++round) {
     const int changed = mapper.GlobalAdjust(refinement.global_ba_max_iterations,
                                             refinement.final_ba_function_tolerance, kCauchy, true);

@@ -86,6 +86,7 @@ GlobalPositioningResult PositionCamerasAndPoints(
   ceres::Solver::Options solver;
   solver.max_num_iterations = options.max_iterations;
   solver.function_tolerance = options.function_tolerance;
+  solver.parameter_tolerance = 1e-10;
   solver.num_threads = options.num_threads > 0
                            ? options.num_threads
                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));

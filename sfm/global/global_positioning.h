@@ -26,8 +26,8 @@ struct BearingObservation {
 struct GlobalPositioningOptions {
   double loss_scale = 0.1;      // Huber threshold on the bearing residual (unit vectors)
   double init_extent = 100;     // random initial positions in [-extent, extent]^3
-  int max_iterations = 100;
-  double function_tolerance = 1e-7;
+  int max_iterations = 200;
+  double function_tolerance = 1e-10;
   int num_threads = 0;          // 0 = all cores
   uint64_t seed = 0;
   void Check() const;
