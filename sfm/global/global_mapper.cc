@@ -27,7 +27,7 @@ GlobalRotations EstimateGlobalRotations(const GlobalMapperOptions& options, int 
   GlobalMapperTrace local;
   if (!trace) trace = &local;
   GlobalRotations result;
-  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers);
+  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.use_planar_pairs);
   result.in_model = LargestConnectedComponent(num_images, edges);
   edges = EdgesWithin(edges, result.in_model);
   result.rotations = AverageRotations(options.rotation_averaging, num_images, edges, &trace->rotation_averaging);

@@ -19,6 +19,7 @@ namespace proj {
 
 struct GlobalMapperOptions {
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
+  bool use_planar_pairs = false;       // UsableRelativeRotations
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
   RotationAveragingOptions rotation_averaging;
   GlobalPositioningOptions positioning;

@@ -6,12 +6,13 @@
 namespace proj {
 
 std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
-                                                      int min_num_inliers) {
+                                                      int min_num_inliers, bool with_planar) {
   std::vector<RelativeRotation> edges;
   for (const VerifiedPair& pair : pairs) {
     const TwoViewGeometry& geometry = pair.geometry;
     const int inliers = static_cast<int>(geometry.inlier_matches.size());
     if (!geometry.has_relative_pose || inliers < min_num_inliers) continue;
+    if (!with_planar && geometry.configuration == TwoViewConfiguration::kPlanar) continue;
     edges.push_back({pair.pair.image1, pair.pair.image2,
                      geometry.cam2_from_cam1.rotation.normalized(), static_cast<double>(inliers)});
   }

@@ -21,9 +21,12 @@ struct RelativeRotation {
 };
 
 // The relative rotations of the pairs with a relative pose and at least min_num_inliers inlier
-// matches. Panoramic pairs count: their rotation is as good as any.
+// matches, calibrated or uncalibrated (from E, or from F and the focal priors). Planar pairs
+// only with `with_planar`: the homography's decomposition is two-fold ambiguous, and on the
+// synthetic ring (textured boxes) wrong planar poses outnumbered what the robust averaging can
+// outvote. Panoramic pairs count: their rotation is as good as any.
 std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
-                                                      int min_num_inliers);
+                                                      int min_num_inliers, bool with_planar);
 
 // Per image 1 if it belongs to the largest connected component of the graph of `edges`
 // (ties: the component with the lowest image id), else 0. Isolated images are components of
