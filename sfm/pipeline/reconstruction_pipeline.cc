@@ -28,8 +28,8 @@ void ReconstructionOptions::Check() const {
   two_view.Check();
   mapper.Check();
   global_mapper.Check();
-  PROJ_REQUIRE(auto_global_min_images >= 2,
-               "--mapper-auto-min-images must be >= 2 (got " << auto_global_min_images << ")");
+  PROJ_REQUIRE(auto_global_min_images >= 0,
+               "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
@@ -170,7 +170,7 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
   const bool global = options.mapper_choice == MapperChoice::kGlobal ||
-                      (options.mapper_choice == MapperChoice::kAuto &&
+                      (options.mapper_choice == MapperChoice::kAuto && options.auto_global_min_images > 0 &&
                        static_cast<int>(graph.scene.images.size()) >= options.auto_global_min_images);
   result->mapper_name = global ? "global" : "incremental";
   PROJ_LOG(kInfo, "mapper: " << result->mapper_name);

@@ -37,7 +37,9 @@ enum class CorrespondenceSource { kDescriptors, kKltTracks };
 
 // Which mapper builds the model: incremental (image by image), global (rotation averaging and
 // global positioning, sfm/global/global_mapper.h), or auto: global from
-// auto_global_min_images images on, where it is faster at equal accuracy (README "Mappers").
+// auto_global_min_images images on (0: never). No size where the global mapper is faster at
+// equal accuracy has been measured yet (README "Mappers"), so auto stays incremental unless
+// given a threshold.
 enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
 // Options of the whole run, declared once and given to every stage by Resolve().
@@ -60,7 +62,7 @@ struct ReconstructionOptions {
   IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
   MapperChoice mapper_choice = MapperChoice::kIncremental;
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
-  int auto_global_min_images = 100;
+  int auto_global_min_images = 0;
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
   OptionChangePolicy on_option_change = OptionChangePolicy::kStop;

@@ -8,15 +8,7 @@
 namespace proj {
 namespace {
 
-testing::SyntheticSceneOptions SmallScene() {
-  testing::SyntheticSceneOptions options;
-  options.num_images = 12;
-  options.num_points = 500;
-  options.camera_models = {CameraModelId::kSimpleRadial};
-  options.camera_distance_m = 3.5;
-  options.focal_px = 1200;
-  return options;
-}
+testing::SyntheticSceneOptions SmallScene() { return testing::SmallMapperScene(); }
 
 TEST(GlobalMapper, RotationsMatchTheTruthAndDropAWrongPair) {
   testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
