@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "io/file_bytes.h"
@@ -148,6 +149,9 @@ ExifData Extract(LibExifData* data) {
       const auto ref = IntegerValue(FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_ALTITUDE_REF), order);
       gps.altitude_m = (ref && *ref == 1) ? -*altitude : *altitude;
     }
+    gps.horizontal_error_m = PositiveRational(
+        FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_H_POSITIONING_ERROR), order);
+    gps.dop = PositiveRational(FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_DOP), order);
     exif.gps = gps;
   }
   return exif;
@@ -176,9 +180,16 @@ ExifData ReadExif(const std::string& path) {
     const std::vector<uint8_t> bytes = ReadFilePrefix(path, prefix, &file_size);
     if (bytes.size() < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return ExifData();
     const JpegMarkerInfo info = ParseJpegMarkers(bytes.data(), bytes.size());
-    if (info.exif != nullptr) return ParseExif(info.exif, info.exif_size);
-    if (info.status != JpegMarkerInfo::Status::kNeedMoreData || bytes.size() >= file_size) {
-      return ExifData();
+    const bool complete =
+        info.status != JpegMarkerInfo::Status::kNeedMoreData || bytes.size() >= file_size;
+    // EXIF and XMP both precede the frame header; stop early once both are in.
+    if (complete || (info.exif != nullptr && info.xmp != nullptr)) {
+      ExifData exif = info.exif != nullptr ? ParseExif(info.exif, info.exif_size) : ExifData();
+      if (info.xmp != nullptr) {
+        exif.drone = ParseDroneXmp(
+            std::string_view(reinterpret_cast<const char*>(info.xmp), info.xmp_size));
+      }
+      return exif;
     }
     prefix *= 4;
   }

@@ -7,12 +7,16 @@
 #include <optional>
 #include <string>
 
+#include "io/drone_xmp.h"
+
 namespace proj {
 
 struct GpsPosition {
   double latitude_deg = 0;   // WGS84, north positive
   double longitude_deg = 0;  // WGS84, east positive
   std::optional<double> altitude_m;  // above sea level (negative below)
+  std::optional<double> horizontal_error_m;  // GPSHPositioningError, when stated
+  std::optional<double> dop;                 // GPSDOP (dilution of precision), when stated
 };
 
 // Only what the file states: absent or zero/invalid tags are nullopt.
@@ -30,13 +34,14 @@ struct ExifData {
   // Orientation tag, 1..8 (1 = upright, 6 = stored image needs a 90 deg clockwise rotation).
   int orientation = 1;
   std::optional<GpsPosition> gps;  // present when latitude and longitude are
+  DroneXmp drone;  // flight metadata of the XMP packet (ReadExif only; empty when absent)
 
   bool has_orientation_tag = false;
   // FocalLength or FocalLengthIn35mmFilm is present but zero, negative or not a number.
   bool invalid_focal_tag = false;
 };
 
-// Reads the EXIF block of a JPEG. A file without EXIF (or a PNG) gives a default ExifData;
+// Reads the EXIF block (and the XMP packet, for `drone`) of a JPEG. A file without EXIF (or a PNG) gives a default ExifData;
 // a missing or unreadable file throws InputError naming it.
 ExifData ReadExif(const std::string& path);
 

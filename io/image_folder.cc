@@ -9,16 +9,18 @@
 namespace proj {
 namespace fs = std::filesystem;
 
-bool HasImageExtension(const std::string& file_name) {
+namespace {
+
+std::string LowerCaseExtension(const std::string& file_name) {
   const size_t dot = file_name.rfind('.');
-  if (dot == std::string::npos) return false;
+  if (dot == std::string::npos) return "";
   std::string extension = file_name.substr(dot + 1);
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension == "jpg" || extension == "jpeg" || extension == "png";
+  return extension;
 }
 
-std::vector<std::string> ListImageFiles(const std::string& folder) {
+std::vector<std::string> ListFiles(const std::string& folder, bool (*wanted)(const std::string&)) {
   std::error_code error;
   const fs::file_status status = fs::status(folder, error);
   PROJ_REQUIRE(fs::exists(status), "image folder '" << folder << "' does not exist");
@@ -29,7 +31,7 @@ std::vector<std::string> ListImageFiles(const std::string& folder) {
   for (; it != fs::directory_iterator(); it.increment(error)) {
     PROJ_REQUIRE(!error, "cannot read image folder '" << folder << "': " << error.message());
     const std::string name = it->path().filename().string();
-    if (name.empty() || name[0] == '.' || !HasImageExtension(name)) continue;
+    if (name.empty() || name[0] == '.' || !wanted(name)) continue;
     std::error_code type_error;
     if (!fs::is_regular_file(it->path(), type_error)) {  // follows links
       // A link loop or a link to nowhere is listed, to be skipped with its reason when read.
@@ -44,6 +46,29 @@ std::vector<std::string> ListImageFiles(const std::string& folder) {
   paths.reserve(entries.size());
   for (auto& entry : entries) paths.push_back(std::move(entry.second));
   return paths;
+}
+
+}  // namespace
+
+bool HasImageExtension(const std::string& file_name) {
+  const std::string extension = LowerCaseExtension(file_name);
+  return extension == "jpg" || extension == "jpeg" || extension == "png";
+}
+
+bool HasVideoExtension(const std::string& file_name) {
+  static const char* const kExtensions[] = {"mp4", "m4v", "mov", "mkv", "webm", "avi", "mts",
+                                            "m2ts", "mpg", "mpeg", "wmv", "flv", "3gp", "ts"};
+  const std::string extension = LowerCaseExtension(file_name);
+  return std::any_of(std::begin(kExtensions), std::end(kExtensions),
+                     [&](const char* known) { return extension == known; });
+}
+
+std::vector<std::string> ListImageFiles(const std::string& folder) {
+  return ListFiles(folder, HasImageExtension);
+}
+
+std::vector<std::string> ListVideoFiles(const std::string& folder) {
+  return ListFiles(folder, HasVideoExtension);
 }
 
 }  // namespace proj

@@ -17,4 +17,9 @@ std::vector<std::string> ListImageFiles(const std::string& folder);
 // True if the name ends in .jpg, .jpeg or .png (any case).
 bool HasImageExtension(const std::string& file_name);
 
+// The same for videos (io/video_reader.h): .mp4, .m4v, .mov, .mkv, .webm, .avi, .mts, .m2ts,
+// .mpg, .mpeg, .wmv, .flv, .3gp, .ts in any case.
+std::vector<std::string> ListVideoFiles(const std::string& folder);
+bool HasVideoExtension(const std::string& file_name);
+
 }  // namespace proj

@@ -5,6 +5,8 @@
 namespace proj {
 namespace {
 
+constexpr char kXmpHeader[] = "http://ns.adobe.com/xap/1.0/";  // followed by a NUL
+
 bool IsStartOfFrame(uint8_t marker) {
   // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC).
   return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
@@ -45,6 +47,11 @@ JpegMarkerInfo ParseJpegMarkers(const uint8_t* data, size_t size) {
         std::memcmp(payload, "Exif\0\0", 6) == 0) {
       info.exif = payload;
       info.exif_size = payload_size;
+    }
+    if (marker == 0xE1 && info.xmp == nullptr && payload_size >= sizeof(kXmpHeader) &&
+        std::memcmp(payload, kXmpHeader, sizeof(kXmpHeader)) == 0) {
+      info.xmp = payload + sizeof(kXmpHeader);
+      info.xmp_size = payload_size - sizeof(kXmpHeader);
     }
     if (IsStartOfFrame(marker)) {
       if (payload_size < 6) {

@@ -1,5 +1,5 @@
 // JPEG marker walk (ITU T.81 Annex B) up to the frame header, for the image size, the number
-// of components and the EXIF (APP1) block without decoding. Internal to io/.
+// of components and the EXIF and XMP (APP1) blocks without decoding. Internal to io/.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +21,8 @@ struct JpegMarkerInfo {
   int precision_bits = 0;      // 8 for baseline; 12/16 are not decodable here
   const uint8_t* exif = nullptr;  // APP1 payload starting with "Exif\0\0", or null
   size_t exif_size = 0;
+  const uint8_t* xmp = nullptr;   // APP1 XMP packet (after its namespace header), or null
+  size_t xmp_size = 0;
 };
 
 // `data` must start with the SOI marker (FF D8).

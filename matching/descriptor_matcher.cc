@@ -3,6 +3,7 @@
 #include "core/check.h"
 #include "matching/cpu_descriptor_matcher.h"
 #include "matching/gpu_descriptor_matcher.h"
+#include "matching/gpu_fallback_matcher.h"
 
 namespace proj {
 
@@ -13,8 +14,12 @@ void DescriptorMatchOptions::Check() const {
 
 std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatchOptions& options) {
   options.Check();
-  if (UseGpu(options.device)) return CreateGpuDescriptorMatcher(options);
-  return std::make_unique<CpuDescriptorMatcher>(options);
+  auto make_cpu = [options]() -> std::unique_ptr<DescriptorMatcher> {
+    return std::make_unique<CpuDescriptorMatcher>(options);
+  };
+  if (!UseGpu(options.device)) return make_cpu();
+  return std::make_unique<GpuFallbackMatcher>([&options] { return CreateGpuDescriptorMatcher(options); },
+                                              make_cpu);
 }
 
 }  // namespace proj

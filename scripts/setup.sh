@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libceres-dev
   libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev
   libopencv-features2d-dev libopencv-video-dev libopencv-flann-dev
-  libcli11-dev libturbojpeg0-dev libpng-dev libexif-dev libsqlite3-dev
+  libcli11-dev libturbojpeg0-dev libpng-dev libexif-dev libsqlite3-dev libproj-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 # npm: Debian's package, unless an npm is on PATH already (a Node.js installed from elsewhere

@@ -321,10 +321,11 @@ BundleAdjusterGpu::BundleAdjusterGpu(int device) : impl_(std::make_unique<Impl>(
 
 BundleAdjusterGpu::~BundleAdjusterGpu() {
   if (impl_->stream != nullptr) {
-    PROJ_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
-    PROJ_CUDA_CHECK(cudaEventDestroy(impl_->start));
-    PROJ_CUDA_CHECK(cudaEventDestroy(impl_->stop));
-    PROJ_CUDA_CHECK(cudaStreamDestroy(impl_->stream));
+    // Unchecked: a destructor must not throw (it also runs after a GpuError).
+    cudaStreamSynchronize(impl_->stream);
+    cudaEventDestroy(impl_->start);
+    cudaEventDestroy(impl_->stop);
+    cudaStreamDestroy(impl_->stream);
   }
 }
 

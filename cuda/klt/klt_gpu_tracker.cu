@@ -65,8 +65,7 @@ class Pyramid {
       KltLevel l;
       l.width = w;
       l.height = h;
-      PROJ_CUDA_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&l.data), &l.pitch_bytes,
-                                      w * sizeof(float), h));
+      PROJ_CUDA_CHECK(DeviceMallocPitch(&l.data, &l.pitch_bytes, w * sizeof(float), h));
       cudaResourceDesc resource{};
       resource.resType = cudaResourceTypePitch2D;
       resource.res.pitch2D.devPtr = l.data;
@@ -124,7 +123,7 @@ class Pyramid {
   void Release() {
     for (KltLevel& l : levels_) {
       cudaDestroyTextureObject(l.texture);
-      cudaFree(l.data);
+      DeviceFree(l.data, l.width * sizeof(float) * l.height);  // unchecked: also a destructor
     }
     levels_.clear();
     width_ = height_ = max_levels_ = window_size_ = 0;

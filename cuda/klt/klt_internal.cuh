@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_memory.cuh"
 
 namespace proj::cuda::internal {
 
@@ -18,14 +19,17 @@ template <typename T>
 class KltDeviceArray {
  public:
   KltDeviceArray() = default;
-  ~KltDeviceArray() { if (data_) cudaFree(data_); }
+  ~KltDeviceArray() { DeviceFree(data_, capacity_ * sizeof(T)); }  // unchecked: no throw here
   KltDeviceArray(const KltDeviceArray&) = delete;
   KltDeviceArray& operator=(const KltDeviceArray&) = delete;
   void Reserve(size_t count) {
     if (count <= capacity_) return;
-    if (data_) PROJ_CUDA_CHECK(cudaFree(data_));
+    T* old = data_;
+    const size_t old_bytes = capacity_ * sizeof(T);
     data_ = nullptr;
-    PROJ_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    capacity_ = 0;
+    PROJ_CUDA_CHECK(DeviceFree(old, old_bytes));
+    PROJ_CUDA_CHECK(DeviceMalloc(&data_, count * sizeof(T)));
     capacity_ = count;
   }
   T* data() const { return data_; }

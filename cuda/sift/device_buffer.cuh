@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_memory.cuh"
 
 namespace proj::cuda {
 
@@ -16,7 +17,7 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(size_t count) { Reserve(count); }
-  ~DeviceBuffer() { Release(); }
+  ~DeviceBuffer() { DeviceFree(data_, capacity_ * sizeof(T)); }  // unchecked: no throw here
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
@@ -30,7 +31,7 @@ class DeviceBuffer {
   void Reserve(size_t count) {
     if (count <= capacity_) return;
     Release();
-    PROJ_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    PROJ_CUDA_CHECK(DeviceMalloc(&data_, count * sizeof(T)));
     capacity_ = count;
   }
   T* data() const { return data_; }
@@ -38,9 +39,11 @@ class DeviceBuffer {
 
  private:
   void Release() {
-    if (data_ != nullptr) PROJ_CUDA_CHECK(cudaFree(data_));
+    T* data = data_;
+    const size_t bytes = capacity_ * sizeof(T);
     data_ = nullptr;
     capacity_ = 0;
+    PROJ_CUDA_CHECK(DeviceFree(data, bytes));
   }
   T* data_ = nullptr;
   size_t capacity_ = 0;
@@ -50,7 +53,9 @@ template <typename T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
-  ~PinnedBuffer() { Release(); }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cudaFreeHost(data_);  // unchecked: no throw here
+  }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
 

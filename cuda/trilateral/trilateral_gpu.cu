@@ -6,6 +6,7 @@
 
 #include "core/check.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_memory.cuh"
 #include "cuda/trilateral/trilateral_pipeline.cuh"
 
 namespace proj::cuda {
@@ -21,13 +22,16 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() {
-    if (data_ != nullptr) cudaFree(data_);
+    DeviceFree(data_, Bytes(capacity_));  // unchecked: no throw in a destructor
   }
   T* Reserve(size_t count) {
     if (count > capacity_) {
-      if (data_ != nullptr) PROJ_CUDA_CHECK(cudaFree(data_));
+      T* old = data_;
+      const size_t old_bytes = Bytes(capacity_);
       data_ = nullptr;
-      PROJ_CUDA_CHECK(cudaMalloc(&data_, std::max<size_t>(count, 1) * sizeof(T)));
+      capacity_ = 0;
+      PROJ_CUDA_CHECK(DeviceFree(old, old_bytes));
+      PROJ_CUDA_CHECK(DeviceMalloc(&data_, Bytes(count)));
       capacity_ = count;
     }
     return data_;
@@ -35,6 +39,7 @@ class DeviceBuffer {
   T* get() const { return data_; }
 
  private:
+  static size_t Bytes(size_t count) { return std::max<size_t>(count, 1) * sizeof(T); }
   T* data_ = nullptr;
   size_t capacity_ = 0;
 };

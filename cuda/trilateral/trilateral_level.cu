@@ -2,6 +2,7 @@
 
 #include "core/check.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_memory.cuh"
 #include "cuda/trilateral/trilateral_pipeline.cuh"
 
 namespace proj::cuda {
@@ -31,7 +32,7 @@ void TrilateralSmoothLevel(const LevelSmoothArgs& args, float sigma_c_scale) {
   size_t total = 0;
   for (size_t bytes : sizes) total += Aligned(bytes);
   char* block = nullptr;
-  PROJ_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&block), total, args.stream));
+  PROJ_CUDA_CHECK(DeviceMallocAsync(&block, total, args.stream));
   char* cursor = block;
   auto take = [&](size_t bytes) {
     char* start = cursor;
@@ -66,7 +67,7 @@ void TrilateralSmoothLevel(const LevelSmoothArgs& args, float sigma_c_scale) {
   }
   trilateral::Enqueue(plan, ws, options, args.base, args.out, args.stream, args.stream, nullptr,
                       detail_blocks);
-  PROJ_CUDA_CHECK(cudaFreeAsync(block, args.stream));
+  PROJ_CUDA_CHECK(DeviceFreeAsync(block, total, args.stream));
 }
 
 }  // namespace proj::cuda

@@ -1,6 +1,7 @@
 #include "features/trilateral/trilateral_filter_image.h"
 
 #include "core/check.h"
+#include "cuda/gpu_fallback.h"
 #include "cuda/trilateral/trilateral_gpu.h"
 #include "features/image_preprocessing.h"
 #include "features/trilateral/trilateral_filter.h"
@@ -21,13 +22,18 @@ GrayImage TrilateralFilterImage(const GrayImage& image, double sigma_c, ComputeD
   options.domain_cut_sigmas = gpu_options.domain_cut_sigmas;  // both devices compute the same
   options.Check();
   if (!UseGpu(device, "trilateral filter: --device gpu")) return TrilateralFilter(image, options);
-  GrayImage output;
-  output.width = image.width;
-  output.height = image.height;
-  output.pixels.resize(image.pixels.size());
-  cuda::TrilateralFilterGpu gpu;
-  gpu.Filter(image.pixels.data(), image.width, image.height, gpu_options, output.pixels.data());
-  return output;
+  cuda::GpuFallback fallback("trilateral filter");
+  return fallback.Run(
+      [&] {
+        GrayImage output;
+        output.width = image.width;
+        output.height = image.height;
+        output.pixels.resize(image.pixels.size());
+        cuda::TrilateralFilterGpu gpu;
+        gpu.Filter(image.pixels.data(), image.width, image.height, gpu_options, output.pixels.data());
+        return output;
+      },
+      [&] { return TrilateralFilter(image, options); });
 }
 
 GrayImage TrilateralFilterImage(const Image& image, double sigma_c, ComputeDevice device,

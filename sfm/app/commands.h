@@ -23,5 +23,6 @@ CommandRunner AddRenderCommand(CLI::App& app);
 constexpr int kExitSuccess = 0;
 constexpr int kExitNoModel = 1;
 constexpr int kExitBadInput = 2;
+constexpr int kExitInterrupted = 130;  // Ctrl-C (core/interrupt.h), as shells report SIGINT
 
 }  // namespace proj::app

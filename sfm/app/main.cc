@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/check.h"
+#include "core/interrupt.h"
 #include "core/logging.h"
 #include "sfm/app/cli_help.h"
 #include "sfm/app/commands.h"
@@ -13,7 +14,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sfm: GPU-accelerated Structure-from-Motion. Turns a folder of photos into camera poses\n"
       "and a coloured sparse point cloud (PLY, COLMAP text and binary model).\n\n"
-      "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input."};
+      "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input,\n"
+      "130 interrupted (Ctrl-C; run the same command again to resume)."};
   app.require_subcommand(1);
   app.formatter(proj::app::MakeHelpFormatter());  // before the sub-commands: they copy it
   // PROJ_VERSION is CMake's project(VERSION), defined for this target in CMakeLists.txt.
@@ -51,10 +53,14 @@ int main(int argc, char** argv) {
   }
   if (quiet) proj::SetLogLevel(proj::LogLevel::kWarning);
   if (verbose) proj::SetLogLevel(proj::LogLevel::kDebug);
+  proj::InstallInterruptHandler();
   for (auto& [sub, run] : commands) {
     if (!sub->parsed()) continue;
     try {
       return run();
+    } catch (const proj::Interrupted&) {
+      PROJ_LOG(kError, "interrupted; run the same command again to resume");
+      return proj::app::kExitInterrupted;
     } catch (const proj::InputError& error) {
       PROJ_LOG(kError, error.what());
       return proj::app::kExitBadInput;

@@ -5,11 +5,16 @@ namespace {
 
 const EnumNames<FeatureType> kFeatureNames = {{"sift", FeatureType::kSift},
                                               {"opencv-sift", FeatureType::kOpenCvSift}};
-const EnumNames<MatcherChoice> kMatcherNames = {{"exhaustive", MatcherChoice::kExhaustive},
+const EnumNames<MatcherChoice> kMatcherNames = {{"auto", MatcherChoice::kAuto},
+                                                {"exhaustive", MatcherChoice::kExhaustive},
                                                 {"sequential", MatcherChoice::kSequential},
+                                                {"spatial", MatcherChoice::kSpatial},
                                                 {"klt", MatcherChoice::kKlt}};
 const EnumNames<MatcherChoice> kDescriptorMatcherNames = {
-    {"exhaustive", MatcherChoice::kExhaustive}, {"sequential", MatcherChoice::kSequential}};
+    {"auto", MatcherChoice::kAuto},
+    {"exhaustive", MatcherChoice::kExhaustive},
+    {"sequential", MatcherChoice::kSequential},
+    {"spatial", MatcherChoice::kSpatial}};
 const EnumNames<ScaleSpaceType> kScaleSpaceNames = {{"gaussian", ScaleSpaceType::kGaussian},
                                                     {"trilateral", ScaleSpaceType::kTrilateral}};
 const EnumNames<bool> kOnOff = {{"on", true}, {"off", false}};
@@ -36,8 +41,12 @@ ReconstructionOptions PipelineArgs::Finalize() const {
   resolved.extraction.features.edge_test = edge_test;
   resolved.extraction.features.upsample = upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
   resolved.cameras.model = CameraModelFromName(camera_model);
-  resolved.pair_selection.mode =
-      matcher == MatcherChoice::kSequential ? PairSelection::kSequential : PairSelection::kExhaustive;
+  switch (matcher) {
+    case MatcherChoice::kExhaustive: resolved.pair_selection.mode = PairSelection::kExhaustive; break;
+    case MatcherChoice::kSequential: resolved.pair_selection.mode = PairSelection::kSequential; break;
+    case MatcherChoice::kSpatial: resolved.pair_selection.mode = PairSelection::kSpatial; break;
+    default: resolved.pair_selection.mode = PairSelection::kAuto; break;
+  }
   resolved.correspondences = matcher == MatcherChoice::kKlt ? CorrespondenceSource::kKltTracks
                                                             : CorrespondenceSource::kDescriptors;
   resolved.Check();
@@ -95,6 +104,10 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   app.add_flag("--single-camera", o.cameras.single_camera,
                "All images share one camera (intrinsics) [off: images of one size and focal "
                "length share one]");
+  app.add_option("--video-fps", o.video.frames_per_second,
+                 "Videos in the input: frames picked per second of video, by timestamp (0 = every "
+                 "frame); needs the ffmpeg program")
+      ->capture_default_str();
 }
 
 void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
@@ -102,15 +115,29 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   if (with_klt) {
     AddEnumOption(app, "--matcher", &args->matcher, kMatcherNames,
                   "Correspondences: exhaustive (all pairs), sequential (next --overlap images "
-                  "in name order), or klt (KLT tracking through the images in name order, for "
-                  "video-like sequences)");
+                  "in name order), spatial (nearest images by GPS position), auto (spatial "
+                  "when most images have GPS, else exhaustive), or klt (KLT tracking through "
+                  "the images in name order, for video-like sequences)");
   } else {
     AddEnumOption(app, "--matcher", &args->matcher, kDescriptorMatcherNames,
-                  "Pairs: exhaustive (all pairs) or sequential (next --overlap images in name "
-                  "order)");
+                  "Pairs: exhaustive (all pairs), sequential (next --overlap images in name "
+                  "order), spatial (nearest images by GPS position) or auto (spatial when most "
+                  "images have GPS, else exhaustive)");
   }
   app.add_option("--overlap", o.pair_selection.overlap,
                  "Sequential matcher: images ahead each image is matched with")
+      ->capture_default_str();
+  app.add_option("--spatial-neighbors", o.pair_selection.spatial_neighbors,
+                 "Spatial matcher: nearest images (horizontal GPS distance) each image is "
+                 "matched with")
+      ->capture_default_str();
+  app.add_option("--spatial-max-distance-m", o.pair_selection.spatial_max_distance_m,
+                 "Spatial matcher: neighbours farther than this are not matched, metres; 0 = "
+                 "no limit")
+      ->capture_default_str();
+  app.add_option("--spatial-overlap", o.pair_selection.spatial_sequential_overlap,
+                 "Spatial matcher: images ahead in name order each image is also matched with "
+                 "(links images without GPS)")
       ->capture_default_str();
   app.add_option("--max-chunk-images", o.max_chunk_images,
                  "Images whose features matching and verification hold at once")
@@ -144,8 +171,13 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "crossover measured yet: on 8 to 50 images incremental was as fast or as "
                  "accurate, README \"Mappers\")")
       ->capture_default_str();
-  app.add_flag("--refine-principal-point", args->options.mapper.refine_principal_point,
-               "Refine the principal point in bundle adjustment [off]");
+  using PrincipalPoint = IncrementalMapperOptions::PrincipalPoint;
+  static const EnumNames<PrincipalPoint> kPrincipalPointNames = {
+      {"auto", PrincipalPoint::kAuto}, {"on", PrincipalPoint::kOn}, {"off", PrincipalPoint::kOff}};
+  AddEnumOption(app, "--refine-principal-point", &args->options.mapper.principal_point, kPrincipalPointNames,
+                "Principal point in bundle adjustment: auto refines it, once the model is built, "
+                "for cameras whose views constrain it and keeps it only when plausible; on from "
+                "the start; off at the image centre");
 }
 
 }  // namespace proj::app

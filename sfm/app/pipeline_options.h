@@ -12,7 +12,7 @@
 
 namespace proj::app {
 
-enum class MatcherChoice { kExhaustive, kSequential, kKlt };
+enum class MatcherChoice { kAuto, kExhaustive, kSequential, kSpatial, kKlt };
 
 struct PipelineArgs {
   ReconstructionOptions options;
@@ -20,7 +20,7 @@ struct PipelineArgs {
   std::string camera_model = "SIMPLE_RADIAL";
   std::string upsample = "auto";
   bool edge_test = true;
-  MatcherChoice matcher = MatcherChoice::kExhaustive;
+  MatcherChoice matcher = MatcherChoice::kAuto;
 
   // Options resolved from the parsed arguments (Check()ed).
   ReconstructionOptions Finalize() const;
@@ -36,7 +36,7 @@ void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required);
 // Features and cameras: --features, --max-image-size, --max-features, --upsample,
 // --scale-space, --edge-test, --camera-model, --single-camera.
 void AddExtractionOptions(CLI::App& app, PipelineArgs* args);
-// Pair selection and matching: --matcher, --overlap, --max-chunk-images; with_klt adds the
+// Pair selection and matching: --matcher, --overlap, --spatial-*, --max-chunk-images; with_klt adds the
 // KLT options (reconstruct only: tracking needs the images in order).
 void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt);
 // Mapper: --refine-principal-point.

@@ -32,7 +32,9 @@ int Run(const ReconstructArgs& args, const std::string& command_line) {
 
 CommandRunner AddReconstructCommand(CLI::App& app) {
   auto args = std::make_shared<ReconstructArgs>();
-  app.add_option("IMAGES_DIR", args->images_dir, "Folder of photos (.jpg, .jpeg, .png)")->required();
+  app.add_option("IMAGES_DIR", args->images_dir,
+                 "Folder of photos (.jpg, .jpeg, .png) and videos (.mp4, .mov, .mkv, ...), or one video")
+      ->required();
   app.add_option("-o,--output", args->out_dir, "Output folder (created if missing)")->required();
   AddDatabaseOption(app, &args->pipeline, /*required=*/false);
   AddRunOptions(app, &args->pipeline);

@@ -23,7 +23,9 @@ struct StageArgs {
 
 CommandRunner AddExtractCommand(CLI::App& app) {
   auto args = std::make_shared<StageArgs>();
-  app.add_option("IMAGES_DIR", args->images_dir, "Folder of photos (.jpg, .jpeg, .png)")->required();
+  app.add_option("IMAGES_DIR", args->images_dir,
+                 "Folder of photos (.jpg, .jpeg, .png) and videos (.mp4, .mov, .mkv, ...), or one video")
+      ->required();
   AddDatabaseOption(app, &args->pipeline, /*required=*/true);
   AddRunOptions(app, &args->pipeline);
   AddExtractionOptions(app, &args->pipeline);

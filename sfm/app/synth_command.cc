@@ -2,27 +2,74 @@
 #include <memory>
 
 #include "core/logging.h"
+#include "datasets/synthetic/synthetic_flight.h"
 #include "datasets/synthetic/synthetic_scene.h"
+#include "sfm/app/cli_help.h"
 #include "sfm/app/commands.h"
 
 namespace proj::app {
+namespace {
+
+const EnumNames<GpsFault> kGpsFaultNames = {{"none", GpsFault::kNone},
+                                            {"missing", GpsFault::kMissing},
+                                            {"jump", GpsFault::kJump},
+                                            {"altitude", GpsFault::kAltitude},
+                                            {"hover", GpsFault::kHover}};
+
+// --flight and its options (a drone survey over terrain, synthetic_flight.h).
+void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* flight) {
+  app.add_flag("--flight", *flight_mode,
+               "Render a drone survey (lawnmower flight lines over terrain with buildings) with "
+               "GPS in the EXIF; OUT_DIR/gt_enu_origin.txt holds the world frame's WGS84 origin");
+  app.add_option("--altitude-m", flight->altitude_m, "Flight: height above the terrain datum, m")
+      ->capture_default_str();
+  app.add_option("--pitch-deg", flight->pitch_deg,
+                 "Flight: camera tilt from nadir towards the flight direction (0 = nadir, "
+                 "e.g. 30 for an oblique survey), degrees")
+      ->capture_default_str();
+  app.add_option("--forward-overlap", flight->forward_overlap, "Flight: overlap along the lines")
+      ->capture_default_str();
+  app.add_option("--side-overlap", flight->side_overlap, "Flight: overlap between lines")
+      ->capture_default_str();
+  app.add_option("--gps-noise-m", flight->gps_horizontal_std_m,
+                 "Flight: horizontal GPS noise (standard deviation; vertical is twice), m")
+      ->capture_default_str();
+  AddEnumOption(app, "--gps-fault", &flight->gps_fault, kGpsFaultNames,
+                "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
+                "image 400 m off), altitude (one image 150 m high), hover (one fix for all)");
+}
+
+}  // namespace
 
 CommandRunner AddSynthCommand(CLI::App& app) {
   auto out_dir = std::make_shared<std::string>();
   auto options = std::make_shared<SyntheticSceneOptions>();
+  auto flight = std::make_shared<SyntheticFlightOptions>();
+  auto flight_mode = std::make_shared<bool>(false);
   app.add_option("OUT_DIR", *out_dir,
                  "Output folder: OUT_DIR/images/*.jpg and OUT_DIR/gt_dense_cameras/*.camera")
       ->required();
   app.add_flag("--sequence", options->sequence,
                "Render a long sequence with small motion between frames (for --matcher klt)");
+  AddFlightOptions(app, flight_mode.get(), flight.get());
   auto count = std::make_shared<int>(0);
-  app.add_option("--num-images", *count, "Number of images (default 12, or 80 with --sequence)");
+  app.add_option("--num-images", *count,
+                 "Number of images (default 12, 80 with --sequence, 150 with --flight)");
   app.add_option("--width", options->width, "Image width, px")->capture_default_str();
   app.add_option("--height", options->height, "Image height, px")->capture_default_str();
   app.add_option("--seed", options->seed, "Scene seed")->capture_default_str();
   return [=]() {
-    if (*count > 0) (options->sequence ? options->num_frames : options->num_images) = *count;
-    WriteSyntheticScene(*options, *out_dir);
+    if (*flight_mode) {
+      flight->width = options->width;
+      flight->height = options->height;
+      flight->focal_px = options->focal_px * options->width / 1280.0;
+      flight->seed = options->seed;
+      if (*count > 0) flight->num_images = *count;
+      WriteSyntheticFlight(*flight, *out_dir);
+    } else {
+      if (*count > 0) (options->sequence ? options->num_frames : options->num_images) = *count;
+      WriteSyntheticScene(*options, *out_dir);
+    }
     std::cout << "synthetic scene written to " << *out_dir << "/images and " << *out_dir
               << "/gt_dense_cameras" << std::endl;
     return kExitSuccess;

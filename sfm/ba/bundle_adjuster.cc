@@ -17,6 +17,7 @@
 #include "cuda/ba/ba_problem.h"
 #include "cuda/ba/bundle_adjuster_gpu.h"
 #include "cuda/device.h"
+#include "cuda/gpu_fallback.h"
 #include "sfm/ba/reprojection_cost.h"
 #include "sfm/ba/schur_pcg_cpu.h"
 
@@ -244,7 +245,10 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
       if (!options.refine_focal) {
         for (int i : camera.FocalIndices()) constant.push_back(i);
       }
-      if (!options.refine_principal_point) {
+      const bool refine_principal_point =
+          options.refine_principal_point && (options.principal_point_camera_ids.empty() ||
+                                             options.principal_point_camera_ids.count(camera_id));
+      if (!refine_principal_point) {
         for (int i : camera.PrincipalPointIndices()) constant.push_back(i);
       }
       if (!options.refine_extra) {
@@ -282,6 +286,13 @@ BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& opti
     default:
       return options.solver;
   }
+}
+
+// One for the process: after a GPU failure every later adjustment of the run (mapping is
+// the last stage) stays on the CPU.
+cuda::GpuFallback& GpuBundleAdjustmentFallback() {
+  static cuda::GpuFallback fallback("bundle adjustment");
+  return fallback;
 }
 
 SolverResult SolveWithCeres(const BundleAdjustmentOptions& options,
@@ -536,7 +547,16 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
       result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;
     case BundleAdjustmentOptions::Solver::kGpu:
-      result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/true, scene);
+      // The scene changes only after a solve succeeds, so a failed one is redone from it:
+      // with the same solver on the CPU when the GPU was asked for, else with Ceres (what
+      // kAuto picks without a GPU).
+      result = GpuBundleAdjustmentFallback().Run(
+          [&] { return SolveWithLmPcg(options, adjustment, /*use_gpu=*/true, scene); },
+          [&] {
+            return options.solver == BundleAdjustmentOptions::Solver::kGpu
+                       ? SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene)
+                       : SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
+          });
       break;
     default:
       result = SolveWithCeres(options, adjustment, summary.num_variable_points, scene);

@@ -27,6 +27,8 @@ struct BundleAdjustmentOptions {
   bool refine_focal = true;
   bool refine_extra = true;             // distortion terms
   bool refine_principal_point = false;  // badly constrained; off as in COLMAP
+  // With refine_principal_point: only these cameras' principal points move (empty: all).
+  std::set<int> principal_point_camera_ids;
   int max_iterations = 100;             // Levenberg-Marquardt iterations; >= 1
   double function_tolerance = 1e-6;     // relative cost decrease to stop at; >= 0
   double gradient_tolerance = 1e-10;    // >= 0

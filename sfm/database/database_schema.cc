@@ -93,6 +93,13 @@ const std::vector<DatabaseTable>& SceneDatabaseTables() {
        " num_klt_points INTEGER NOT NULL,"
        " FOREIGN KEY(image_id) REFERENCES images(image_id) ON DELETE CASCADE)",
        ""},
+      // One row (id 0) at most: the reference of the local ENU frame of the GPS priors.
+      {"proj_enu_frame",
+       "(id INTEGER PRIMARY KEY NOT NULL CHECK(id = 0),"
+       " latitude_deg REAL NOT NULL,"
+       " longitude_deg REAL NOT NULL,"
+       " altitude_m REAL NOT NULL)",
+       ""},
   };
   return tables;
 }

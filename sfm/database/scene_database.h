@@ -9,6 +9,8 @@
 //   proj_stage_options per stage: the options its results were computed with
 //   proj_klt_images    per image of a KLT run: how many of its keypoints are KLT points
 //                      (the rest, on keyframes, are SIFT keypoints)
+//   proj_enu_frame     the WGS84 reference point of the local east-north-up frame in which
+//                      the GPS priors are used (one row, when images carry GPS)
 //
 // Conventions (COLMAP's): image and camera ids are 1-based, assigned by AUTOINCREMENT and
 // never reused; a pair is stored once under PairIdFromImageIds with the smaller image id
@@ -38,6 +40,7 @@
 
 #include "features/feature_types.h"
 #include "geometry/camera/camera.h"
+#include "geometry/geodesy/local_enu_frame.h"
 #include "matching/matching_types.h"
 #include "matching/two_view_geometry.h"
 
@@ -80,7 +83,8 @@ struct SkippedFile {
 };
 
 // COLMAP's pose prior (3.10+ layout): a position with its covariance, in WGS84 (latitude,
-// longitude, altitude) or a Cartesian frame.
+// longitude, altitude) or a Cartesian frame. Ours from GPS are WGS84 (degrees, degrees,
+// metres) with the covariance in square metres along east, north, up.
 struct PosePrior {
   enum class CoordinateSystem { kUndefined = -1, kWgs84 = 0, kCartesian = 1 };
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
@@ -165,6 +169,11 @@ class SceneDatabase {
   // Pose priors.
   void WritePosePrior(int image_id, const PosePrior& prior);
   std::optional<PosePrior> ReadPosePrior(int image_id) const;
+  void DeletePosePrior(int image_id);
+  // The local ENU frame of the GPS priors (proj_enu_frame).
+  void WriteEnuFrame(const EnuFrame& frame);
+  std::optional<EnuFrame> ReadEnuFrame() const;
+  void DeleteEnuFrame();
 
   // Our tables.
   void WriteImageFileInfo(int image_id, const ImageFileInfo& info);

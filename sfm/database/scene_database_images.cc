@@ -183,6 +183,33 @@ std::optional<PosePrior> SceneDatabase::ReadPosePrior(int image_id) const {
   return prior;
 }
 
+void SceneDatabase::DeletePosePrior(int image_id) {
+  RequireWritable("delete a pose prior");
+  internal::SqliteStatement& remove = statements_->write->delete_pose_prior;
+  remove.BindInt64(1, image_id);
+  remove.Run("delete the pose prior of image " + std::to_string(image_id));
+}
+
+void SceneDatabase::WriteEnuFrame(const EnuFrame& frame) {
+  RequireWritable("write the ENU frame");
+  internal::SqliteStatement& write = statements_->write->write_enu_frame;
+  write.BindDouble(1, frame.ref_latitude_deg);
+  write.BindDouble(2, frame.ref_longitude_deg);
+  write.BindDouble(3, frame.ref_altitude_m);
+  write.Run("write the ENU frame");
+}
+
+std::optional<EnuFrame> SceneDatabase::ReadEnuFrame() const {
+  StatementUse row(&statements_->read_enu_frame);
+  if (!row->Step("read the ENU frame")) return std::nullopt;
+  return EnuFrame{row->ColumnDouble(0), row->ColumnDouble(1), row->ColumnDouble(2)};
+}
+
+void SceneDatabase::DeleteEnuFrame() {
+  RequireWritable("delete the ENU frame");
+  statements_->write->delete_enu_frame.Run("delete the ENU frame");
+}
+
 void SceneDatabase::WriteImageFileInfo(int image_id, const ImageFileInfo& info) {
   RequireWritable("write image file information");
   internal::SqliteStatement& write = statements_->write->write_image_file;

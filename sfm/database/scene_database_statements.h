@@ -78,6 +78,10 @@ struct WriteStatements {
       "INSERT OR REPLACE INTO pose_priors(image_id, position, coordinate_system, "
       "position_covariance) VALUES(?1, ?2, ?3, ?4);"};
   SqliteStatement delete_pose_prior{db, path, "DELETE FROM pose_priors WHERE image_id = ?1;"};
+  SqliteStatement write_enu_frame{db, path,
+      "INSERT OR REPLACE INTO proj_enu_frame(id, latitude_deg, longitude_deg, altitude_m) "
+      "VALUES(0, ?1, ?2, ?3);"};
+  SqliteStatement delete_enu_frame{db, path, "DELETE FROM proj_enu_frame;"};
 
   SqliteStatement write_image_file{db, path,
       "INSERT OR REPLACE INTO proj_image_files(image_id, file_size, modification_time_ns, "
@@ -170,6 +174,8 @@ struct SceneDatabase::Statements {
       "SELECT options FROM proj_stage_options WHERE stage = ?1;"};
   SqliteStatement read_klt_count{db, path,
       "SELECT num_klt_points FROM proj_klt_images WHERE image_id = ?1;"};
+  SqliteStatement read_enu_frame{db, path,
+      "SELECT latitude_deg, longitude_deg, altitude_m FROM proj_enu_frame WHERE id = 0;"};
 
   std::unique_ptr<internal::WriteStatements> write;  // null in read-only mode
 };

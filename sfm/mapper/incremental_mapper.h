@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sfm/ba/bundle_adjuster.h"
@@ -83,6 +85,10 @@ class IncrementalMapper {
   // bookkeeping in sync. Returns observations removed.
   int FilterPoints(const std::vector<int>* point_ids);
 
+  // Cameras whose principal point the adjustments refine from now on, besides all cameras
+  // with principal_point kOn.
+  void SetPrincipalPointCameras(std::set<int> camera_ids) { principal_point_cameras_ = std::move(camera_ids); }
+
   const TrackVisibility& visibility() const { return visibility_; }
   const MapperSummary& summary() const { return summary_; }
   size_t NumObservations() const;  // in the scene's points; O(points)
@@ -107,6 +113,7 @@ class IncrementalMapper {
   std::vector<int> touched_tracks_;  // the tracks marked in touched_
   MapperSummary summary_;
   uint64_t seed_counter_ = 0;
+  std::set<int> principal_point_cameras_;
 };
 
 }  // namespace proj

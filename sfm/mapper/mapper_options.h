@@ -30,7 +30,11 @@ struct IncrementalMapperOptions {
   int global_ba_max_iterations = 50;
   int final_ba_max_rounds = 3;            // final adjust-filter-retriangulate rounds
   double final_ba_function_tolerance = 1e-7;
-  bool refine_principal_point = false;
+  // Principal point in bundle adjustment: kOff keeps it at the image centre, kOn refines it
+  // from the start, kAuto refines it after the model is built for the cameras whose views
+  // constrain it and keeps the result only when plausible (principal_point_rule.h).
+  enum class PrincipalPoint { kOff, kOn, kAuto };
+  PrincipalPoint principal_point = PrincipalPoint::kAuto;
   // Adjustments with at least BundleAdjustmentOptions::gpu_min_observations observations run
   // on the GPU LM-PCG solver when a CUDA device is usable (solver kAuto); Ceres otherwise.
   // Off by default: the pipeline should turn them on only when the user asked for the GPU.

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/check.h"
+#include "core/interrupt.h"
 #include "core/logging.h"
 #include "core/parallel_for.h"
 #include "core/progress.h"
@@ -20,6 +21,7 @@ namespace proj {
 
 void ExtractionOptions::Check() const {
   features.Check();
+  gps.Check();
   PROJ_REQUIRE(max_image_size == 0 || max_image_size >= 64,
                "--max-image-size must be 0 (no limit) or at least 64 (got " << max_image_size << ")");
   PROJ_REQUIRE(decode.max_pixels >= 1,
@@ -107,8 +109,9 @@ std::string FileName(const std::string& path) {
 // Writes finished images to the database in name order, committing every half second.
 class OrderedImageWriter {
  public:
-  OrderedImageWriter(SceneDatabase* database, CameraAssigner* cameras, int count)
-      : database_(database), cameras_(cameras), slots_(count) {}
+  OrderedImageWriter(SceneDatabase* database, CameraAssigner* cameras, const GpsPriorOptions& gps,
+                     int count)
+      : database_(database), cameras_(cameras), gps_(gps), slots_(count) {}
 
   // Slot `index` is done: a record to write, or the reason it could not be read.
   void Finish(int index, std::optional<ImageRecord> record, FileStamp stamp, std::string error,
@@ -122,6 +125,12 @@ class OrderedImageWriter {
       ++next_;
     }
     if (transaction_ && commit_timer_.ElapsedSeconds() > 0.5) Commit();
+  }
+
+  // Commits the images written so far (the rest stay unwritten), e.g. when interrupted.
+  void CommitWritten() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (transaction_) Commit();
   }
 
   void Close() {
@@ -165,6 +174,7 @@ class OrderedImageWriter {
     database_->WriteKeypoints(image_id, record.features.keypoints);
     database_->WriteDescriptors(image_id, record.features.descriptors);
     database_->WriteImageFileInfo(image_id, info);
+    WriteGpsPrior(gps_, record.gps, image_id, database_);
     written_ids_[record.name] = image_id;
   }
 
@@ -175,6 +185,7 @@ class OrderedImageWriter {
 
   SceneDatabase* database_;
   CameraAssigner* cameras_;
+  GpsPriorOptions gps_;
   std::vector<Slot> slots_;
   int next_ = 0;
   std::mutex mutex_;
@@ -280,23 +291,29 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
                                  << " unchanged in the database, " << to_extract.size()
                                  << " to extract"
                                  << (extractor ? " with " + extractor->Description() : std::string()));
-  OrderedImageWriter writer(database, &cameras, static_cast<int>(to_extract.size()));
+  OrderedImageWriter writer(database, &cameras, options.gps, static_cast<int>(to_extract.size()));
   if (extractor) {
     std::mutex extractor_mutex;
     std::mutex* serialize = extractor->ConcurrentCalls() <= 1 ? &extractor_mutex : nullptr;
     Progress progress("extracting features", static_cast<int>(to_extract.size()), "images");
-    ParallelFor(0, static_cast<int>(to_extract.size()), options.num_threads, [&](int k, int) {
-      const int i = to_extract[k];
-      std::optional<ImageRecord> record;
-      std::string error;
-      try {
-        record = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
-      } catch (const InputError& e) {
-        error = e.what();
-      }
-      writer.Finish(k, std::move(record), stamps[i], error, existing_id[i]);
-      progress.Advance();
-    });
+    try {
+      ParallelFor(0, static_cast<int>(to_extract.size()), options.num_threads, [&](int k, int) {
+        ThrowIfInterrupted();  // images not started are abandoned
+        const int i = to_extract[k];
+        std::optional<ImageRecord> record;
+        std::string error;
+        try {
+          record = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
+        } catch (const InputError& e) {
+          error = e.what();
+        }
+        writer.Finish(k, std::move(record), stamps[i], error, existing_id[i]);
+        progress.Advance();
+      });
+    } catch (const Interrupted&) {
+      writer.CommitWritten();  // the images finished in name order are kept
+      throw;
+    }
   }
   writer.Close();
   summary.num_extracted = static_cast<int>(writer.written_ids().size());

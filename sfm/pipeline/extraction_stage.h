@@ -21,6 +21,7 @@
 #include "io/image_decode.h"
 #include "sfm/database/scene_database.h"
 #include "sfm/pipeline/camera_assignment.h"
+#include "sfm/pipeline/gps_priors.h"
 #include "sfm/pipeline/image_record.h"
 #include "sfm/pipeline/stage_options.h"
 
@@ -31,6 +32,7 @@ struct ExtractionOptions {
   int max_image_size = 3200;  // longer side for extraction, px; <= 0 keeps full size
   int num_threads = 0;        // decoding threads; 0 = all
   DecodeOptions decode;       // larger images are skipped (--max-image-pixels)
+  GpsPriorOptions gps;        // pose priors from the files' GPS fixes
   void Check() const;
   // What the features depend on (not the device: GPU and CPU SIFT compute the same thing).
   StageOptions Fingerprint() const;

@@ -20,6 +20,7 @@ ImageRecord MakeImageRecord(const std::string& path, const Image& image) {
     PROJ_LOG(kWarning, "'" << record.name << "': EXIF focal length ignored (" << ignored
                            << "); the default focal length prior is used");
   }
+  record.gps = exif.gps;
   record.camera_label = exif.make;
   if (!exif.model.empty()) record.camera_label += (record.camera_label.empty() ? "" : " ") + exif.model;
   return record;

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include "features/feature_types.h"
+#include "io/exif.h"
 #include "io/image.h"
 
 namespace proj {
@@ -19,11 +20,12 @@ struct ImageRecord {
   int height = 0;
   std::optional<double> exif_focal_px;  // focal length prior from EXIF, in original pixels
   std::string camera_label;    // EXIF make/model, for grouping cameras ("" when unknown)
+  std::optional<GpsPosition> gps;  // EXIF GPS fix, when the file has one
   FeatureSet features;         // keypoints in original-image pixels
 };
 
 // A record for the decoded `image` of file `path`: name, size, EXIF focal prior and camera
-// label (make and model), no features yet.
+// label (make and model), GPS fix, no features yet.
 ImageRecord MakeImageRecord(const std::string& path, const Image& image);
 
 struct SkippedImage {

@@ -18,10 +18,11 @@ namespace proj {
 std::vector<Eigen::Matrix<uint8_t, 3, 1>> SampleColors(const Image& image,
                                                        const std::vector<Eigen::Vector2d>& keypoints);
 
-// Decodes every registered image that observes a point (images_dir/name, in parallel) and
+// Decodes every registered image that observes a point (DIR/name for the first of
+// `image_dirs` that holds it: the photos' folder, the video frames' folder; in parallel) and
 // sets each point's colour to the mean over its observations. An image that cannot be read
 // any more is named in a warning and leaves its observations out; points seen by no readable
 // image stay grey. Returns the number of images that could not be read.
-int ColorPointsFromImages(const std::string& images_dir, int num_threads, Scene* scene);
+int ColorPointsFromImages(const std::vector<std::string>& image_dirs, int num_threads, Scene* scene);
 
 }  // namespace proj

@@ -10,6 +10,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/timer.h"
+#include "cuda/gpu_fallback.h"
 #include "features/image_preprocessing.h"
 #include "features/klt/klt_tracker.h"
 #include "io/image_decode.h"
@@ -88,29 +89,36 @@ KltStageResult TrackAndVerifyDecodedSequence(const KltStageOptions& options,
   PROJ_REQUIRE(sequence.images.size() == sequence.frames.size() && cameras.size() == sequence.frames.size(),
                "KLT stage: " << sequence.images.size() << " images, " << count << " frames and "
                              << cameras.size() << " cameras");
-  std::unique_ptr<KltTracker> own_tracker;
-  if (tracker == nullptr) {
-    own_tracker = CreateKltTracker(options.klt, options.sequence.device);
-    tracker = own_tracker.get();
-  }
   KltStageResult result;
-  result.tracker_description = tracker->Description();
-  PROJ_LOG(kInfo, "tracking with " << result.tracker_description << ", verifying pairs "
-                                   << (options.overlap_verification ? "meanwhile" : "afterwards"));
-  Progress progress("tracking", count, "frames");
-  const Frame8Provider provider = [&](int f) {
-    const KltStoredFrame& frame = sequence.frames[f];
-    progress.Advance();
-    return KltFrame8{frame.grey.data(), frame.width, frame.height};
-  };
   std::vector<double> scales;
   for (const KltStoredFrame& frame : sequence.frames) scales.push_back(frame.scale);
   SequenceVerificationOptions verification;
   verification.two_view = two_view;
   verification.num_threads = options.num_threads;
   verification.overlap = options.overlap_verification;
-  VerifiedSequence verified =
-      TrackAndVerifySequence(count, provider, cameras, scales, tracker, options.sequence, verification);
+  auto track = [&](KltTracker* with) {
+    result.tracker_description = with->Description();
+    PROJ_LOG(kInfo, "tracking with " << result.tracker_description << ", verifying pairs "
+                                     << (options.overlap_verification ? "meanwhile" : "afterwards"));
+    Progress progress("tracking", count, "frames");
+    const Frame8Provider provider = [&](int f) {
+      const KltStoredFrame& frame = sequence.frames[f];
+      progress.Advance();
+      return KltFrame8{frame.grey.data(), frame.width, frame.height};
+    };
+    return TrackAndVerifySequence(count, provider, cameras, scales, with, options.sequence, verification);
+  };
+  // A tracker carries the sequence's state, so after a GPU failure the whole sequence is
+  // tracked again on the CPU (the unit of the fallback is the stage).
+  auto track_on = [&](ComputeDevice device) {
+    return track(CreateKltTracker(options.klt, device).get());
+  };
+  const bool gpu = tracker == nullptr && UseGpu(options.sequence.device, "the GPU KLT tracker");
+  cuda::GpuFallback fallback("KLT tracking", gpu);
+  VerifiedSequence verified = tracker != nullptr
+                                  ? track(tracker)
+                                  : fallback.Run([&] { return track_on(ComputeDevice::kGpu); },
+                                                 [&] { return track_on(ComputeDevice::kCpu); });
   result.tracking_seconds = verified.tracking_seconds;
   result.verification_seconds = verified.verification_seconds;
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "core/interrupt.h"
 #include "core/logging.h"
 #include "core/progress.h"
 #include "sfm/pipeline/pair_chunks.h"
@@ -56,6 +57,7 @@ MatchingSummary MatchImagePairs(const DescriptorMatchOptions& options, int max_c
   });
   Progress progress("matching", static_cast<int>(todo.size()), "pairs");
   for (const PairChunk& chunk : ChunkPairs(positioned.pairs, max_chunk_images)) {
+    ThrowIfInterrupted();  // between blocks: every finished block is committed
     cache.Prepare(chunk.images);
     // The matcher sees the chunk's images as 0..k-1 (moved out of the cache and back).
     std::vector<FeatureSet> local = cache.Take(chunk);

@@ -93,10 +93,31 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "},\n";
     out << "  \"input_files\": " << stats.num_input_files << ",\n";
     out << "  \"usable_images\": " << stats.num_usable_images << ",\n";
+    out << "  \"images_with_gps\": " << stats.num_gps_priors << ",\n";
     out << "  \"skipped_images\": [";
     for (size_t i = 0; i < result.skipped.size(); ++i) {
       out << (i ? ", " : "") << "{\"name\": " << JsonString(result.skipped[i].name)
           << ", \"reason\": " << JsonString(result.skipped[i].reason) << "}";
+    }
+    out << "],\n";
+    out << "  \"videos\": [";
+    for (size_t i = 0; i < result.videos.size(); ++i) {
+      const VideoSummary& video = result.videos[i];
+      out << (i ? ", " : "") << "{\"name\": " << JsonString(video.name)
+          << ", \"codec\": " << JsonString(video.info.codec) << ", \"duration_s\": " << video.info.duration_s << ", \"nominal_fps\": " << video.info.nominal_fps
+          << ", \"average_fps\": " << video.info.average_fps
+          << ", \"variable_frame_rate\": " << (video.info.variable_frame_rate ? "true" : "false")
+          << ", \"rotation_deg_applied\": " << video.info.rotation_deg << ", \"frames\": " << video.num_frames
+          << ", \"frames_reused\": " << (video.reused ? "true" : "false")
+          << ", \"problem\": " << JsonString(video.problem) << "}";
+    }
+    out << "],\n";
+    out << "  \"video_frames\": [";  // name and time (s from the video's start) of each frame
+    for (size_t i = 0; i < result.video_frames.size(); ++i) {
+      const VideoFrameRecord& frame = result.video_frames[i];
+      out << (i ? ",\n    " : "\n    ") << "{\"name\": " << JsonString(frame.name) << ", \"video\": "
+          << JsonString(frame.video) << ", \"time_s\": " << std::setprecision(9) << frame.time_s
+          << std::setprecision(6) << "}";
     }
     out << "],\n";
     out << "  \"database\": " << JsonString(result.database_path) << ",\n";

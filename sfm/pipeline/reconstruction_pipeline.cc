@@ -4,7 +4,7 @@
 
 #include "core/check.h"
 #include "core/logging.h"
-#include "io/image_folder.h"
+#include "sfm/pipeline/gps_priors.h"
 #include "sfm/pipeline/matching_stage.h"
 #include "sfm/pipeline/sequence_stage.h"
 #include "sfm/pipeline/verification_stage.h"
@@ -15,6 +15,7 @@ namespace proj {
 
 void ReconstructionOptions::Check() const {
   PROJ_REQUIRE(run.num_threads >= 0, "--threads must be >= 0 (got " << run.num_threads << ")");
+  video.Check();
   if (correspondences == CorrespondenceSource::kKltTracks) klt.Check();
   if (correspondences == CorrespondenceSource::kDescriptors || keyframe_sift.enabled) {
     extraction.Check();
@@ -84,9 +85,11 @@ std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database) {
 
 std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
                                     SceneDatabase* database, ReconstructionResult* result) {
-  const std::vector<std::string> paths = ListImageFiles(images_dir);
-  result->statistics.num_input_files = static_cast<int>(paths.size());
-  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png)");
+  InputImages input = PrepareInputImages(options.video, images_dir, FramesDirFor(database->path()));
+  if (!input.videos.empty()) result->times.Add("video_decoding", input.decode_seconds);
+  const std::vector<std::string>& paths = input.paths;
+  result->statistics.num_input_files = static_cast<int>(paths.size() + input.skipped_videos.size());
+  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png) and no readable video");
   Timer timer;
   std::vector<int> ids;
   if (options.correspondences == CorrespondenceSource::kKltTracks) {
@@ -103,7 +106,12 @@ std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const 
     result->statistics.num_images_removed = summary.num_removed;
     ids = std::move(summary.image_ids);
   }
+  for (SkippedFile& video : input.skipped_videos) result->skipped.push_back(std::move(video));
+  result->videos = std::move(input.videos);
+  result->video_frames = std::move(input.frames);
+  result->frames_dir = std::move(input.frames_dir);
   result->statistics.num_usable_images = static_cast<int>(ids.size());
+  result->statistics.num_gps_priors = ReviewGpsPriors(options.extraction.gps, ids, database).num_with_gps;
   PROJ_LOG(kInfo, "features: " << result->statistics.num_features << " in " << ids.size() << " images");
   return ids;
 }
@@ -118,10 +126,13 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
   const StageOptions features =
       extraction ? StageOptions::FromText(*extraction) : StageOptions().Add("features", "foreign");
   Timer timer;
+  const PairSelectionReport selection =
+      SelectImagePairs(options.pair_selection, PriorPositionsEnu(*database, image_ids));
+  if (!selection.note.empty()) PROJ_LOG(kInfo, "pair selection: " << selection.note);
+  PROJ_LOG(kInfo, "pair selection: " << PairSelectionName(selection.mode) << ", "
+                                     << selection.pairs.size() << " pairs");
   std::vector<ImagePair> pairs;
-  for (const ImagePair& pair : SelectImagePairs(options.pair_selection, static_cast<int>(image_ids.size()))) {
-    pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
-  }
+  for (const ImagePair& pair : selection.pairs) pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
   const MatchingSummary matching = MatchImagePairs(options.matching, options.max_chunk_images, features,
                                                    options.on_option_change, pairs, database);
   result->times.Add("matching", timer.ElapsedSeconds());

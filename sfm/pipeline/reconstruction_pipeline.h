@@ -26,6 +26,7 @@
 #include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
 #include "sfm/pipeline/stage_options.h"
+#include "sfm/pipeline/video_frames_stage.h"
 #include "sfm/scene.h"
 
 namespace proj {
@@ -51,6 +52,7 @@ struct RunOptions {
 
 struct ReconstructionOptions {
   RunOptions run;
+  VideoOptions video;  // videos in the input (video_frames_stage.h)
   CorrespondenceSource correspondences = CorrespondenceSource::kDescriptors;
   ExtractionOptions extraction;
   CameraOptions cameras;
@@ -75,6 +77,7 @@ struct ReconstructionOptions {
 struct ReconstructionStatistics {
   int num_input_files = 0;
   int num_usable_images = 0;
+  int num_gps_priors = 0;  // usable images with a GPS pose prior (outliers dropped)
   long long num_features = 0;
   int num_pairs_matched = 0;   // selected pairs with stored matches
   int num_pairs_verified = 0;  // pairs with a non-degenerate geometry
@@ -100,7 +103,10 @@ struct ReconstructionStatistics {
 struct ReconstructionResult {
   Scene scene;  // images in increasing database id; registered ones have poses
   std::vector<int> database_image_ids;  // of scene.images[i]
-  std::vector<SkippedFile> skipped;     // unusable files of the folder
+  std::vector<SkippedFile> skipped;     // unusable files of the folder (videos included)
+  std::vector<VideoSummary> videos;     // videos of the input, with their picked frames'
+  std::vector<VideoFrameRecord> video_frames;  // names and times
+  std::string frames_dir;               // where those frames are ("" without videos)
   MapperSummary mapper;
   std::string mapper_name;  // "incremental" or "global": the one that ran
   ReconstructionStatistics statistics;
@@ -114,8 +120,10 @@ struct ReconstructionResult {
 // read-write. They throw InputError for bad input (missing folder, options that differ from
 // the stored ones under kStop).
 //
-// Extraction (or KLT tracking with its verification): fills result's skipped files,
-// descriptions, statistics and times; returns the usable images' ids in name order.
+// Extraction (or KLT tracking with its verification) of the photos and video frames of
+// `images_dir`, or of one video file (frames picked by video_frames_stage.h into the folder
+// `frames` beside the database): fills result's skipped files, videos, descriptions,
+// statistics and times; returns the usable images' ids in name order.
 std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
                                     SceneDatabase* database, ReconstructionResult* result);
 // Matching and verification of the pairs of `image_ids` (name order) that pair selection

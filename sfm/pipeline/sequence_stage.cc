@@ -158,6 +158,7 @@ std::vector<int> RunSequenceStage(const ReconstructionOptions& options,
     database->WriteKeypoints(id, record.features.keypoints);
     database->WriteImageFileInfo(id, info);
     database->WriteKltPointCount(id, klt_counts[i]);
+    WriteGpsPrior(options.extraction.gps, record.gps, id, database);
     ids.push_back(id);
     statistics.num_features += record.features.size();
   }

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "core/interrupt.h"
 #include "core/logging.h"
 #include "core/progress.h"
 #include "sfm/pipeline/pair_chunks.h"
@@ -68,6 +69,7 @@ VerificationSummary VerifyImagePairs(const TwoViewGeometryOptions& options, int 
   });
   Progress progress("verifying pairs", static_cast<int>(todo.size()), "pairs");
   for (const PairChunk& chunk : ChunkPairs(positioned.pairs, max_chunk_images)) {
+    ThrowIfInterrupted();  // between blocks: every finished block is committed
     cache.Prepare(chunk.images);
     std::vector<TwoViewPoints> points = cache.Take(chunk);
     std::vector<std::vector<FeatureMatch>> matches;

@@ -5,20 +5,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "tests/support/cerr_capture.h"
+
 namespace proj {
 namespace {
 
-// Captures what the logger writes to std::cerr while alive.
-class CerrCapture {
- public:
-  CerrCapture() : previous_(std::cerr.rdbuf(buffer_.rdbuf())) {}
-  ~CerrCapture() { std::cerr.rdbuf(previous_); }
-  std::string text() const { return buffer_.str(); }
-
- private:
-  std::ostringstream buffer_;
-  std::streambuf* previous_;
-};
+using testing::CerrCapture;
 
 TEST(Logging, MessagesClearTheStatusLineAndRedrawItBelow) {
   CerrCapture capture;

@@ -15,6 +15,7 @@
 #include "sfm/reconstruction_io/colmap_text.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 #include "tests/integration/small_scene.h"
+#include "tests/io/video_test_files.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -26,11 +27,12 @@ struct RunResult {
   std::string output;  // stdout and stderr together
 };
 
-RunResult RunSfm(const std::string& arguments) {
+// `prefix` goes before the program (e.g. "env PATH=/somewhere ").
+RunResult RunSfm(const std::string& arguments, const std::string& prefix = "") {
   // One log folder per test: CTest runs the tests of this file in parallel.
   const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   const std::string log = testing::MakeTempDir("cli_log_" + test_name) + "/out.txt";
-  const std::string command = testing::BuiltExecutable("sfm") + " " + arguments + " > " + log + " 2>&1";
+  const std::string command = prefix + testing::BuiltExecutable("sfm") + " " + arguments + " > " + log + " 2>&1";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -264,6 +266,65 @@ TEST(Cli, QuietAndVerboseAfterTheSubCommand) {
     EXPECT_EQ(run.output.find("not expected"), std::string::npos) << run.output;  // parsed
     EXPECT_NE(run.output.find("/nonexistent/folder"), std::string::npos) << run.output;
   }
+}
+
+// Photos and videos in one folder: bad videos are named with their reason and skipped, the
+// good video's frames join the photos.
+TEST(Cli, FolderOfPhotosAndVideosNamesBadVideos) {
+  PROJ_REQUIRE_FFMPEG();
+  const std::string dir = testing::MakeTempDir("cli_videos");
+  const std::string in = dir + "/input";
+  fs::create_directories(in);
+  testing::RunFfmpeg({"-f", "lavfi", "-i", "testsrc=size=160x120", "-frames:v", "1", in + "/photo_a.jpg"});
+  testing::RunFfmpeg({"-f", "lavfi", "-i", "mandelbrot=size=160x120", "-frames:v", "1", in + "/photo_b.jpg"});
+  testing::WriteTestPatternVideo(in + "/ride.mp4", 2, 10);  // 4 frames at --video-fps 2
+  std::ofstream(in + "/empty.mp4").close();
+  testing::WriteTruncatedCopy(in + "/ride.mp4", 0.5, in + "/cut.mov");
+  std::ofstream(in + "/notes.mkv") << "not a video\n";
+  const RunResult run = RunSfm("extract " + in + " --database " + dir + "/database.db --device cpu --video-fps 2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("skipping video 'empty.mp4': empty file"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("cut.mov': not a readable video"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("notes.mkv': not a readable video"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("the database holds 6 images"), std::string::npos) << run.output;
+  EXPECT_TRUE(fs::exists(dir + "/frames/ride.mp4.000003.jpg"));
+  EXPECT_NE(testing::ReadTextFile(dir + "/frames/ride.mp4.frames.csv").find("ride.mp4.000003.jpg,1.500000"),
+            std::string::npos);
+}
+
+TEST(Cli, BadVideoAloneIsExitCode2NamingIt) {
+  PROJ_REQUIRE_FFMPEG();
+  const std::string dir = testing::MakeTempDir("cli_bad_video");
+  testing::WriteTestPatternVideo(dir + "/whole.mp4", 2, 10, {"-movflags", "+faststart"});
+  testing::WriteZeroedMediaCopy(dir + "/whole.mp4", dir + "/zeroed.mp4");
+  RunResult run = RunSfm("reconstruct " + dir + "/zeroed.mp4 -o " + dir + "/out --device cpu");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("zeroed.mp4': no decodable frames"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir + "/out/points.ply"));
+  std::ofstream(dir + "/photo.jpg") << "x";
+  run = RunSfm("reconstruct " + dir + "/photo.jpg -o " + dir + "/out --device cpu");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("photo.jpg' is not a folder of photos and not a video"), std::string::npos) << run.output;
+}
+
+// Without ffmpeg a video is refused by name; photo folders work as before.
+TEST(Cli, WithoutFfmpegVideosAreNamedAndPhotosStillWork) {
+  PROJ_REQUIRE_FFMPEG();  // to make the video
+  const std::string dir = testing::MakeTempDir("cli_no_ffmpeg");
+  testing::WriteTestPatternVideo(dir + "/ride.mp4", 1, 10);
+  fs::create_directories(dir + "/photos");
+  fs::create_directories(dir + "/no_programs");
+  testing::RunFfmpeg({"-f", "lavfi", "-i", "testsrc=size=160x120", "-frames:v", "1", dir + "/photos/a.jpg"});
+  testing::RunFfmpeg({"-f", "lavfi", "-i", "mandelbrot=size=160x120", "-frames:v", "1", dir + "/photos/b.jpg"});
+  const std::string no_ffmpeg = "env PATH=" + dir + "/no_programs ";
+  RunResult run = RunSfm("extract " + dir + "/ride.mp4 --database " + dir + "/video.db --device cpu", no_ffmpeg);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("ride.mp4': cannot read the video: the program 'ffprobe' is not installed"),
+            std::string::npos)
+      << run.output;
+  run = RunSfm("extract " + dir + "/photos --database " + dir + "/photos.db --device cpu", no_ffmpeg);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("the database holds 2 images"), std::string::npos) << run.output;
 }
 
 }  // namespace

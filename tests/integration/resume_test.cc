@@ -2,13 +2,8 @@
 // (extraction, matching, verification, mapping, output), then run again with the same
 // command. The second run must redo no completed stage and give the model of a run that was
 // never interrupted: the same registered images and the same number of points.
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,72 +11,27 @@
 #include <regex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
+#include "tests/integration/sfm_process.h"
 #include "tests/integration/small_scene.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
 namespace {
 
-// Starts sfm with `arguments`, reads its stderr, and kills it with SIGKILL `delay_ms` after
-// the first line containing `trigger`. Returns whether it was killed (false: it ended first).
-bool RunAndKill(const std::vector<std::string>& arguments, const std::string& trigger, int delay_ms) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return false;
-  const std::string program = testing::BuiltExecutable("sfm");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipe_fds[1], STDERR_FILENO);
-    const int null_fd = open("/dev/null", O_WRONLY);
-    dup2(null_fd, STDOUT_FILENO);
-    close(pipe_fds[0]);
-    std::vector<char*> argv = {const_cast<char*>(program.c_str())};
-    for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
-    argv.push_back(nullptr);
-    execv(program.c_str(), argv.data());
-    _exit(127);
-  }
-  close(pipe_fds[1]);
-  FILE* child_stderr = fdopen(pipe_fds[0], "r");
-  char line[4096];
-  bool killed = false;
-  while (fgets(line, sizeof(line), child_stderr) != nullptr) {
-    if (std::string(line).find(trigger) == std::string::npos) continue;
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    killed = kill(pid, SIGKILL) == 0;
-    break;
-  }
-  fclose(child_stderr);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-}
-
-int RunToEnd(const std::vector<std::string>& arguments, const std::string& log) {
-  std::string command = testing::BuiltExecutable("sfm");
-  for (const std::string& argument : arguments) command += " " + argument;
-  const int status = std::system((command + " > " + log + " 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using testing::ReportNumber;
+using testing::RunSfmToEnd;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// The number after "key": in report.json (-1 when absent).
-long long ReportNumber(const std::string& report, const std::string& key) {
-  std::smatch match;
-  if (!std::regex_search(report, match, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
-  return std::stoll(match[1]);
 }
 
 std::string UnregisteredImages(const std::string& report) {
@@ -110,7 +60,7 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
     return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", "cpu",
                                     "--threads", "2", "--seed", "3", "--max-features", "2048"};
   };
-  ASSERT_EQ(RunToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
+  ASSERT_EQ(RunSfmToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
       << ReadText(dir + "/reference.log");
   const std::string reference = ReadText(dir + "/reference/report.json");
   const long long reference_points = ReportNumber(reference, "points");
@@ -135,11 +85,11 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
     const int delay = static_cast<int>(1000 * seconds * std::uniform_real_distribution<double>(0.1, 0.9)(random));
     SCOPED_TRACE("killed " + std::to_string(delay) + " ms after '" + point.trigger + "'");
     const std::string out = dir + "/run" + std::to_string(k);
-    ASSERT_TRUE(RunAndKill(arguments(out), point.trigger, delay))
-        << "the run ended before it could be killed";
+    const testing::SignalledRun killed = testing::RunSfmAndSignal(arguments(out), point.trigger, delay, {SIGKILL});
+    ASSERT_TRUE(killed.signalled && killed.term_signal == SIGKILL) << "the run ended before it could be killed";
     const bool report_after_kill = std::filesystem::exists(out + "/report.json");
     const std::string log = out + ".log";
-    ASSERT_EQ(RunToEnd(arguments(out), log), 0) << ReadText(log);
+    ASSERT_EQ(RunSfmToEnd(arguments(out), log), 0) << ReadText(log);
     const std::string report = ReadText(out + "/report.json");
     EXPECT_EQ(ReportNumber(report, "registered_images"), 12);
     EXPECT_EQ(UnregisteredImages(report), UnregisteredImages(reference));

@@ -31,6 +31,17 @@ TEST(ImageFolder, ListsImagesSortedAndSkipsOthers) {
   EXPECT_EQ(files[0], (std::filesystem::path(dir) / "0002.jpg").string());
 }
 
+TEST(ImageFolder, ListsVideosSortedApartFromImages) {
+  const std::string dir = testing::MakeTempDir("video_folder");
+  for (const char* name : {"ride.MP4", "a.jpg", "b.mov", "clip.mkv", "notes.mp4.txt", ".hidden.mp4"}) {
+    std::ofstream(dir + "/" + name) << "x";
+  }
+  std::vector<std::string> names;
+  for (const auto& file : ListVideoFiles(dir)) names.push_back(Name(file));
+  EXPECT_THAT(names, ElementsAre("b.mov", "clip.mkv", "ride.MP4"));
+  EXPECT_THAT(ListImageFiles(dir), ElementsAre(dir + "/a.jpg"));
+}
+
 TEST(ImageFolder, StrechaFolderSkipsKTxt) {
   PROJ_REQUIRE_SHARED_DATASET(dir, "strecha/fountain-P11/images");
   const std::vector<std::string> files = ListImageFiles(dir);

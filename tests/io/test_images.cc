@@ -9,6 +9,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "io/exif_writer.h"
+
 namespace proj::testing {
 
 Image MakeTestImage(int width, int height, int channels) {
@@ -54,13 +56,7 @@ std::vector<uint8_t> JpegWithOrientation(const std::vector<uint8_t>& jpeg, int o
 }
 
 std::vector<uint8_t> InsertApp1(const std::vector<uint8_t>& jpeg, const std::vector<uint8_t>& payload) {
-  if (payload.size() + 2 > 0xFFFF || jpeg.size() < 2) throw std::runtime_error("bad APP1 insertion");
-  const size_t length = payload.size() + 2;
-  std::vector<uint8_t> out = {0xFF, 0xD8, 0xFF, 0xE1, static_cast<uint8_t>(length >> 8),
-                              static_cast<uint8_t>(length & 0xFF)};
-  out.insert(out.end(), payload.begin(), payload.end());
-  out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
-  return out;
+  return InsertApp1Segment(jpeg, payload);
 }
 
 void WriteSpecialPng(const std::string& path, PngKind kind, int width, int height,

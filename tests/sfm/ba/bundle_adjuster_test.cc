@@ -347,6 +347,25 @@ TEST(BundleAdjuster, FocalOnlyIntrinsicsRespectOptions) {
   }
 }
 
+TEST(BundleAdjuster, PrincipalPointRefinedOnlyForTheListedCameras) {
+  const Scene truth = MakeSyntheticScene(SyntheticSceneOptions{});
+  Scene scene = truth;
+  for (Camera& camera : scene.cameras) camera.params[camera.PrincipalPointIndices()[0]] += 3;
+  const Scene start = scene;
+  BundleAdjustmentOptions options = TightOptions();
+  options.refine_principal_point = true;
+  options.principal_point_camera_ids = {1};
+  ASSERT_TRUE(RunBundleAdjustment(options, ConfigForGlobal(scene), &scene).success);
+  for (size_t c = 0; c < scene.cameras.size(); ++c) {
+    const int x = scene.cameras[c].PrincipalPointIndices()[0];
+    if (c == 1) {
+      EXPECT_NE(scene.cameras[c].params[x], start.cameras[c].params[x]);
+    } else {
+      EXPECT_EQ(scene.cameras[c].params[x], start.cameras[c].params[x]) << "camera " << c;
+    }
+  }
+}
+
 TEST(BundleAdjuster, RejectsInvalidInput) {
   Scene scene = MakeSyntheticScene(SyntheticSceneOptions{});
   BundleAdjustmentOptions options;

@@ -37,6 +37,36 @@ TEST(SceneDatabaseTables, PosePriorRoundTrip) {
   EXPECT_EQ(raw.QueryInt("SELECT coordinate_system FROM pose_priors WHERE image_id = 2;"), 0);
 }
 
+TEST(SceneDatabaseTables, EnuFrameAndPosePriorDeletion) {
+  const std::string path = TempDatabasePath("enu_frame");
+  {
+    SceneDatabase database(path, Mode::kReadWrite);
+    testing::AddImages(&database, 2);
+    EXPECT_FALSE(database.ReadEnuFrame());
+    database.WriteEnuFrame(EnuFrame{46.84, -91.99, 198.3});
+    database.WriteEnuFrame(EnuFrame{46.85, -91.98, 200.5});  // replaces the row
+    database.WritePosePrior(1, PosePrior());
+    database.WritePosePrior(2, PosePrior());
+    database.DeletePosePrior(1);
+  }
+  {
+    SceneDatabase database(path, Mode::kReadOnly);
+    const std::optional<EnuFrame> frame = database.ReadEnuFrame();
+    ASSERT_TRUE(frame);
+    EXPECT_EQ(frame->ref_latitude_deg, 46.85);
+    EXPECT_EQ(frame->ref_longitude_deg, -91.98);
+    EXPECT_EQ(frame->ref_altitude_m, 200.5);
+    EXPECT_FALSE(database.ReadPosePrior(1));
+    EXPECT_TRUE(database.ReadPosePrior(2));
+    EXPECT_THROW(database.DeleteEnuFrame(), InputError);  // read-only
+  }
+  RawDatabase raw(path);
+  EXPECT_EQ(raw.QueryInt("SELECT COUNT(*) FROM proj_enu_frame;"), 1);
+  SceneDatabase database(path, Mode::kReadWrite);
+  database.DeleteEnuFrame();
+  EXPECT_FALSE(database.ReadEnuFrame());
+}
+
 TEST(SceneDatabaseTables, ImageFileInfoAndKltCountRoundTrip) {
   const std::string path = TempDatabasePath("image_files");
   ImageFileInfo with_focal;

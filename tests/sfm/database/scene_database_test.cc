@@ -44,7 +44,8 @@ TEST(SceneDatabase, CreatesColmapTablesAndOurs) {
   RawDatabase raw(path);
   for (const char* table : {"cameras", "images", "keypoints", "descriptors", "matches",
                             "two_view_geometries", "pose_priors", "proj_image_files",
-                            "proj_skipped_files", "proj_stage_options", "proj_klt_images"}) {
+                            "proj_skipped_files", "proj_stage_options", "proj_klt_images",
+                            "proj_enu_frame"}) {
     EXPECT_EQ(raw.QueryInt(std::string("SELECT COUNT(*) FROM sqlite_master WHERE type = "
                                        "'table' AND name = '") + table + "';"), 1) << table;
   }

@@ -1,0 +1,139 @@
+#include "io/exif_writer.h"
+
+#include <libexif/exif-data.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/check.h"
+#include "io/atomic_file.h"
+#include "io/image_encode.h"
+
+namespace proj {
+namespace {
+
+using LibExifData = ::ExifData;
+constexpr ExifByteOrder kOrder = EXIF_BYTE_ORDER_INTEL;
+
+// A new entry of `components` values of `format` in `ifd`; the IFD owns it.
+ExifEntry* AddEntry(LibExifData* data, ExifIfd ifd, int tag, ExifFormat format,
+                    unsigned components) {
+  ExifMem* memory = exif_mem_new_default();
+  ExifEntry* entry = exif_entry_new_mem(memory);
+  const unsigned size = exif_format_get_size(format) * components;
+  entry->data = static_cast<unsigned char*>(exif_mem_alloc(memory, size));
+  PROJ_CHECK(entry->data != nullptr, "out of memory writing EXIF");
+  entry->size = size;
+  entry->tag = static_cast<ExifTag>(tag);
+  entry->format = format;
+  entry->components = components;
+  exif_content_add_entry(data->ifd[ifd], entry);
+  exif_entry_unref(entry);
+  exif_mem_unref(memory);
+  return entry;
+}
+
+void AddAscii(LibExifData* data, ExifIfd ifd, int tag, const std::string& text) {
+  ExifEntry* entry = AddEntry(data, ifd, tag, EXIF_FORMAT_ASCII,
+                              static_cast<unsigned>(text.size() + 1));
+  std::memcpy(entry->data, text.c_str(), text.size() + 1);
+}
+
+// A non-negative value as a rational with `denominator`.
+ExifRational Rational(double value, uint32_t denominator) {
+  return ExifRational{static_cast<ExifLong>(std::llround(value * denominator)), denominator};
+}
+
+void AddRationals(LibExifData* data, int tag, const std::vector<ExifRational>& values) {
+  ExifEntry* entry = AddEntry(data, EXIF_IFD_GPS, tag, EXIF_FORMAT_RATIONAL,
+                              static_cast<unsigned>(values.size()));
+  for (size_t i = 0; i < values.size(); ++i) exif_set_rational(entry->data + 8 * i, kOrder, values[i]);
+}
+
+// Degrees as EXIF's degrees, minutes, seconds (seconds to a micro-arcsecond, 0.03 mm).
+std::vector<ExifRational> DegreesMinutesSeconds(double degrees) {
+  degrees = std::abs(degrees);
+  const double whole = std::floor(degrees);
+  const double minutes = std::floor((degrees - whole) * 60);
+  const double seconds = ((degrees - whole) * 60 - minutes) * 60;
+  return {Rational(whole, 1), Rational(minutes, 1), Rational(seconds, 1000000)};
+}
+
+void AddGps(LibExifData* data, const GpsPosition& gps) {
+  ExifEntry* version = AddEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_VERSION_ID, EXIF_FORMAT_BYTE, 4);
+  const unsigned char version_2_3[4] = {2, 3, 0, 0};
+  std::memcpy(version->data, version_2_3, 4);
+  AddAscii(data, EXIF_IFD_GPS, EXIF_TAG_GPS_LATITUDE_REF, gps.latitude_deg < 0 ? "S" : "N");
+  AddRationals(data, EXIF_TAG_GPS_LATITUDE, DegreesMinutesSeconds(gps.latitude_deg));
+  AddAscii(data, EXIF_IFD_GPS, EXIF_TAG_GPS_LONGITUDE_REF, gps.longitude_deg < 0 ? "W" : "E");
+  AddRationals(data, EXIF_TAG_GPS_LONGITUDE, DegreesMinutesSeconds(gps.longitude_deg));
+  if (gps.altitude_m) {
+    ExifEntry* ref = AddEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_ALTITUDE_REF, EXIF_FORMAT_BYTE, 1);
+    ref->data[0] = *gps.altitude_m < 0 ? 1 : 0;
+    AddRationals(data, EXIF_TAG_GPS_ALTITUDE, {Rational(std::abs(*gps.altitude_m), 1000)});
+  }
+  if (gps.horizontal_error_m) {
+    AddRationals(data, EXIF_TAG_GPS_H_POSITIONING_ERROR, {Rational(*gps.horizontal_error_m, 1000)});
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> EncodeExifBlock(const ExifData& exif) {
+  if (exif.gps) {
+    PROJ_REQUIRE(std::isfinite(exif.gps->latitude_deg) && std::abs(exif.gps->latitude_deg) <= 90 &&
+                     std::isfinite(exif.gps->longitude_deg) &&
+                     std::abs(exif.gps->longitude_deg) <= 180,
+                 "cannot write EXIF GPS latitude " << exif.gps->latitude_deg << ", longitude "
+                                                   << exif.gps->longitude_deg);
+  }
+  LibExifData* data = exif_data_new();
+  PROJ_CHECK(data != nullptr, "out of memory writing EXIF");
+  exif_data_set_byte_order(data, kOrder);
+  exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+  if (!exif.make.empty()) AddAscii(data, EXIF_IFD_0, EXIF_TAG_MAKE, exif.make);
+  if (!exif.model.empty()) AddAscii(data, EXIF_IFD_0, EXIF_TAG_MODEL, exif.model);
+  if (exif.focal_length_35mm) {
+    ExifEntry* entry = AddEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM,
+                                EXIF_FORMAT_SHORT, 1);
+    exif_set_short(entry->data, kOrder, static_cast<ExifShort>(std::lround(*exif.focal_length_35mm)));
+  }
+  if (exif.gps) AddGps(data, *exif.gps);
+  unsigned char* block = nullptr;
+  unsigned int size = 0;
+  exif_data_save_data(data, &block, &size);
+  exif_data_unref(data);
+  PROJ_CHECK(block != nullptr, "libexif could not encode the EXIF block");
+  std::vector<uint8_t> payload(block, block + size);
+  std::free(block);
+  return payload;
+}
+
+std::vector<uint8_t> InsertApp1Segment(const std::vector<uint8_t>& jpeg,
+                                       const std::vector<uint8_t>& payload) {
+  PROJ_REQUIRE(jpeg.size() >= 2 && jpeg[0] == 0xFF && jpeg[1] == 0xD8,
+               "cannot add an APP1 segment: the data is not a JPEG stream");
+  PROJ_REQUIRE(payload.size() + 2 <= 0xFFFF,
+               "an APP1 segment holds at most 65,533 bytes, not " << payload.size());
+  const size_t length = payload.size() + 2;
+  std::vector<uint8_t> out = {0xFF, 0xD8, 0xFF, 0xE1, static_cast<uint8_t>(length >> 8),
+                              static_cast<uint8_t>(length & 0xFF)};
+  out.reserve(jpeg.size() + length + 2);
+  out.insert(out.end(), payload.begin(), payload.end());
+  out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
+  return out;
+}
+
+void WriteJpegWithExif(const std::string& path, const Image& image, const ExifData& exif,
+                       int quality) {
+  const std::vector<uint8_t> bytes = InsertApp1Segment(EncodeJpeg(image, quality), EncodeExifBlock(exif));
+  WriteFileAtomically(
+      path,
+      [&](std::ostream& stream) {
+        stream.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      },
+      /*binary=*/true);
+}
+
+}  // namespace proj
