@@ -22,6 +22,9 @@ const EnumNames<std::string> kUpsampleNames = {{"auto", "auto"}, {"on", "on"}, {
 // Our camera models under COLMAP's names (PipelineArgs::Finalize maps the name).
 const EnumNames<std::string> kCameraModelNames = {
     {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
+const EnumNames<MapperChoice> kMapperNames = {{"incremental", MapperChoice::kIncremental},
+                                              {"global", MapperChoice::kGlobal},
+                                              {"auto", MapperChoice::kAuto}};
 const EnumNames<OptionChangePolicy> kPolicyNames = {{"stop", OptionChangePolicy::kStop},
                                                     {"redo", OptionChangePolicy::kRedo}};
 
@@ -158,6 +161,16 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
 }
 
 void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
+  AddEnumOption(app, "--mapper", &args->options.mapper_choice, kMapperNames,
+                "Mapper: incremental (image by image, COLMAP-like), global (rotation averaging "
+                "and global positioning of all cameras at once, then bundle adjustment, "
+                "GLOMAP-like; experimental: it failed on the 50-image synthetic ring and on "
+                "castle-P19), or auto: global from --mapper-auto-min-images images on");
+  app.add_option("--mapper-auto-min-images", args->options.auto_global_min_images,
+                 "--mapper auto: image count from which the global mapper runs; 0 = never (no "
+                 "crossover measured yet: on 8 to 50 images incremental was as fast or as "
+                 "accurate, README \"Mappers\")")
+      ->capture_default_str();
   using PrincipalPoint = IncrementalMapperOptions::PrincipalPoint;
   static const EnumNames<PrincipalPoint> kPrincipalPointNames = {
       {"auto", PrincipalPoint::kAuto}, {"on", PrincipalPoint::kOn}, {"off", PrincipalPoint::kOff}};

@@ -64,6 +64,7 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"device\": " << JsonString(run.device) << ",\n";
     out << "  \"feature_extractor\": " << JsonString(result.extractor) << ",\n";
     out << "  \"matcher\": " << JsonString(result.matcher) << ",\n";
+    out << "  \"mapper\": " << JsonString(result.mapper_name) << ",\n";
     out << "  \"stage_seconds\": {";
     const auto& entries = result.times.entries();
     for (size_t i = 0; i < entries.size(); ++i) {

@@ -29,6 +29,9 @@ void ReconstructionOptions::Check() const {
   two_view.Check();
   mapper.Check();
   georeference.Check();
+  global_mapper.Check();
+  PROJ_REQUIRE(auto_global_min_images >= 0,
+               "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
@@ -180,7 +183,18 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
                              << " inconsistent dropped)");
   result->enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
-  result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  const bool global = options.mapper_choice == MapperChoice::kGlobal ||
+                      (options.mapper_choice == MapperChoice::kAuto && options.auto_global_min_images > 0 &&
+                       static_cast<int>(graph.scene.images.size()) >= options.auto_global_min_images);
+  result->mapper_name = global ? "global" : "incremental";
+  PROJ_LOG(kInfo, "mapper: " << result->mapper_name);
+  if (global) {
+    GlobalMapperOptions global_options = options.global_mapper;
+    global_options.refinement = options.mapper;
+    result->mapper = RunGlobalMapper(global_options, tracks, graph.pairs, &graph.scene);
+  } else {
+    result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  }
   result->scene = std::move(graph.scene);
   result->database_image_ids = std::move(graph.database_image_ids);
   result->times.Add("mapping", timer.ElapsedSeconds());

@@ -20,6 +20,7 @@
 #include "matching/pair_selection.h"
 #include "matching/two_view_geometry.h"
 #include "sfm/database/scene_database.h"
+#include "sfm/global/global_mapper.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
@@ -36,6 +37,13 @@ namespace proj {
 // tracking through the images in name order (ordered sequences), optionally with SIFT matches
 // between keyframes (keyframe_sift).
 enum class CorrespondenceSource { kDescriptors, kKltTracks };
+
+// Which mapper builds the model: incremental (image by image), global (rotation averaging and
+// global positioning, sfm/global/global_mapper.h), or auto: global from
+// auto_global_min_images images on (0: never). No size where the global mapper is faster at
+// equal accuracy has been measured yet (README "Mappers"), so auto stays incremental unless
+// given a threshold.
+enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
@@ -55,7 +63,10 @@ struct ReconstructionOptions {
   PairSelectionOptions pair_selection;
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
-  IncrementalMapperOptions mapper;
+  IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
+  MapperChoice mapper_choice = MapperChoice::kIncremental;
+  GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
+  int auto_global_min_images = 0;
   GeoreferenceOptions georeference;  // GPS priors of the mapper
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
@@ -103,6 +114,7 @@ struct ReconstructionResult {
   // The local ENU frame of the GPS priors (scene.position_priors); the model is in it when
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
+  std::string mapper_name;  // "incremental" or "global": the one that ran
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;

@@ -10,16 +10,7 @@
 namespace proj {
 namespace {
 
-testing::SyntheticSceneOptions SmallScene() {
-  testing::SyntheticSceneOptions options;
-  options.num_images = 12;
-  options.num_points = 500;
-  options.camera_models = {CameraModelId::kSimpleRadial};
-  // Close enough that each image sees only part of the points.
-  options.camera_distance_m = 3.5;
-  options.focal_px = 1200;
-  return options;
-}
+testing::SyntheticSceneOptions SmallScene() { return testing::SmallMapperScene(); }
 
 // The true scene mapped into the frame of an initial pair: image1 at the origin, unit
 // baseline.

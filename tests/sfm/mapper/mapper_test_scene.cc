@@ -89,4 +89,14 @@ double MaxRelativeRotationErrorDeg(const Scene& truth, const Scene& estimate) {
   return worst;
 }
 
+SyntheticSceneOptions SmallMapperScene() {
+  SyntheticSceneOptions options;
+  options.num_images = 12;
+  options.num_points = 500;
+  options.camera_models = {CameraModelId::kSimpleRadial};
+  options.camera_distance_m = 3.5;
+  options.focal_px = 1200;
+  return options;
+}
+
 }  // namespace proj::testing

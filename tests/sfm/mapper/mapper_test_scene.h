@@ -21,6 +21,10 @@ struct MapperTestScene {
 
 MapperTestScene MakeMapperTestScene(const SyntheticSceneOptions& options);
 
+// The mappers' usual test scene: 12 images of one SIMPLE_RADIAL camera, 500 points, close
+// enough that each image sees only part of them.
+SyntheticSceneOptions SmallMapperScene();
+
 // The pair (image1, image2) of `scene.pairs`; aborts if absent.
 const VerifiedPair& FindPair(const MapperTestScene& scene, int image1, int image2);
 

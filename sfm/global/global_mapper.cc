@@ -1,0 +1,155 @@
+#include "sfm/global/global_mapper.h"
+
+#include <numeric>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/timer.h"
+#include "sfm/mapper/scene_geometry.h"
+
+namespace proj {
+
+void GlobalMapperOptions::Check() const {
+  PROJ_REQUIRE(min_pair_inliers >= 5, "global mapper min_pair_inliers must be >= 5");
+  PROJ_REQUIRE(max_rotation_error_deg > 0, "global mapper max_rotation_error_deg must be > 0");
+  PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
+  PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
+  PROJ_REQUIRE(initial_reproj_error_factor >= 1, "global mapper initial_reproj_error_factor must be >= 1");
+  PROJ_REQUIRE(reproj_error_factor_step > 1, "global mapper reproj_error_factor_step must be > 1");
+  rotation_averaging.Check();
+  positioning.Check();
+  refinement.Check();
+}
+
+GlobalRotations EstimateGlobalRotations(const GlobalMapperOptions& options, int num_images,
+                                        const std::vector<VerifiedPair>& verified_pairs,
+                                        GlobalMapperTrace* trace) {
+  GlobalMapperTrace local;
+  if (!trace) trace = &local;
+  GlobalRotations result;
+  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.use_planar_pairs);
+  result.in_model = LargestConnectedComponent(num_images, edges);
+  edges = EdgesWithin(edges, result.in_model);
+  result.rotations = AverageRotations(options.rotation_averaging, num_images, edges, &trace->rotation_averaging);
+  // A wrong relative pose pulls its neighbours a little even under the robust weights: drop
+  // it and average again from the current estimate.
+  std::vector<RelativeRotation> consistent =
+      ConsistentEdges(edges, result.rotations, options.max_rotation_error_deg);
+  trace->num_pairs_dropped_rotation = static_cast<int>(edges.size() - consistent.size());
+  if (consistent.size() < edges.size()) {
+    result.in_model = LargestConnectedComponent(num_images, consistent);
+    consistent = EdgesWithin(consistent, result.in_model);
+    trace->rotation_averaging = RefineRotations(options.rotation_averaging, consistent, &result.rotations);
+  }
+  trace->num_pairs_used = static_cast<int>(consistent.size());
+  return result;
+}
+
+namespace {
+
+int NumObservations(const Scene& scene, int image_id) {
+  int count = 0;
+  for (int id : scene.images[image_id].point3d_ids) count += id != kInvalidId;
+  return count;
+}
+
+}  // namespace
+
+MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet& tracks,
+                              const std::vector<VerifiedPair>& verified_pairs, Scene* scene,
+                              GlobalMapperTrace* trace) {
+  options.Check();
+  GlobalMapperTrace local;
+  if (!trace) trace = &local;
+  PROJ_CHECK(tracks.track_of.size() == scene->images.size(), "tracks and scene disagree");
+  const int num_images = static_cast<int>(scene->images.size());
+  MapperSummary summary;
+  Timer timer;
+
+  const GlobalRotations rotations = EstimateGlobalRotations(options, num_images, verified_pairs, trace);
+  const int in_model = static_cast<int>(std::accumulate(rotations.in_model.begin(), rotations.in_model.end(), 0));
+  PROJ_LOG(kInfo, "rotation averaging: " << in_model << "/" << num_images << " images, "
+                                         << trace->num_pairs_used << " pairs ("
+                                         << trace->num_pairs_dropped_rotation
+                                         << " inconsistent dropped), median error "
+                                         << trace->rotation_averaging.median_error_deg << " deg, "
+                                         << timer.ElapsedSeconds() << " s");
+  if (in_model < 2) {
+    summary.failure_reason = "no two images are linked by a verified pair with a relative pose";
+    return summary;
+  }
+
+  timer.Restart();
+  const std::vector<int> selected =
+      SelectPositioningTracks(tracks, rotations.in_model, options.positioning_min_track_length,
+                              options.positioning_tracks_per_image);
+  std::vector<std::vector<BearingObservation>> bearings;
+  for (int t : selected) bearings.push_back(TrackBearings(*scene, tracks.tracks[t], rotations.rotations, rotations.in_model));
+  GlobalPositioningOptions positioning = options.positioning;
+  positioning.num_threads = options.refinement.num_threads;
+  positioning.seed = options.refinement.seed;
+  trace->num_positioning_tracks = static_cast<int>(selected.size());
+  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings);
+  PROJ_LOG(kInfo, "global positioning: " << selected.size() << " tracks, "
+                                         << trace->positioning.num_iterations << " iterations, "
+                                         << timer.ElapsedSeconds() << " s ("
+                                         << trace->positioning.message << ")");
+  if (!trace->positioning.success) {
+    summary.failure_reason = "global positioning failed: " + trace->positioning.message;
+    return summary;
+  }
+  std::vector<char> positioned(num_images, 0);
+  for (const auto& track : bearings) {
+    for (const BearingObservation& observation : track) positioned[observation.image_id] = 1;
+  }
+  for (int i = 0; i < num_images; ++i) {
+    if (!rotations.in_model[i] || !positioned[i]) continue;
+    SceneImage& image = scene->images[i];
+    image.registered = true;
+    const Eigen::Quaterniond& rotation = rotations.rotations[i];
+    image.cam_from_world = Rigid3d(rotation, -(rotation * trace->positioning.centres[i]));
+  }
+  trace->positioning.centres.clear();
+  trace->positioning.points.clear();
+
+  // Refinement with the incremental mapper's steps. It reads its options at each call, so
+  // tightening `refinement` between calls tightens its triangulation and filtering.
+  timer.Restart();
+  IncrementalMapperOptions refinement = options.refinement;
+  const double final_error_px = refinement.max_reproj_error_px;
+  double factor = options.initial_reproj_error_factor;
+  refinement.max_reproj_error_px = final_error_px * factor;
+  IncrementalMapper mapper(refinement, tracks, verified_pairs, scene);
+  std::vector<int> all_tracks(tracks.tracks.size());
+  std::iota(all_tracks.begin(), all_tracks.end(), 0);
+  mapper.RetriangulateTracks(all_tracks);
+  const auto kCauchy = BundleAdjustmentOptions::LossType::kCauchy;
+  while (factor > 1) {
+    mapper.GlobalAdjust(refinement.global_ba_max_iterations, 1e-6, kCauchy, true);
+    PROJ_LOG(kInfo, "global mapper refinement at " << refinement.max_reproj_error_px << " px: "
+                                                   << scene->points.size() << " points, "
+                                                   << MeanReprojectionErrorPx(*scene) << " px");
+    factor = std::max(1.0, factor / options.reproj_error_factor_step);
+    refinement.max_reproj_error_px = final_error_px * factor;
+  }
+  // The incremental mapper's final rounds, at its threshold.
+  for (int round = 0; round < refinement.final_ba_max_rounds; ++round) {
+    const int changed = mapper.GlobalAdjust(refinement.global_ba_max_iterations,
+                                            refinement.final_ba_function_tolerance, kCauchy, true);
+    if (changed < 0.001 * static_cast<double>(mapper.NumObservations())) break;
+  }
+  // Images whose observations were all filtered out carry no information.
+  for (int i = 0; i < num_images; ++i) {
+    if (scene->images[i].registered && NumObservations(*scene, i) == 0) scene->images[i].registered = false;
+  }
+  UpdatePointErrors(scene);
+  PROJ_LOG(kInfo, "global mapper refinement: " << timer.ElapsedSeconds() << " s");
+  summary = mapper.summary();
+  summary.num_registered = scene->NumRegisteredImages();
+  summary.num_points = static_cast<int>(scene->points.size());
+  summary.success = summary.num_registered >= 2;
+  if (!summary.success) summary.failure_reason = "refinement left fewer than two images with points";
+  return summary;
+}
+
+}  // namespace proj

@@ -1,0 +1,66 @@
+// Global Structure-from-Motion (as GLOMAP does it): all cameras at once instead of one by one.
+//   1. view graph: pairs with a relative pose, largest connected component;
+//   2. rotation averaging (rotation_averaging.h), dropping pairs inconsistent with the averaged
+//      rotations and averaging again;
+//   3. global positioning of camera centres and a subset of points (global_positioning.h);
+//   4. refinement shared with the incremental mapper: triangulation of every track from the
+//      positioned cameras, then rounds of global bundle adjustment (intrinsics included),
+//      filtering and re-triangulation with a reprojection threshold tightened to the
+//      incremental mapper's, and its final rounds.
+// Cost grows with the number of images and pairs, not with the number of registration steps;
+// see README "Mappers" for when it beats the incremental mapper.
+#pragma once
+
+#include "sfm/global/global_positioning.h"
+#include "sfm/global/rotation_averaging.h"
+#include "sfm/mapper/incremental_mapper.h"
+
+namespace proj {
+
+struct GlobalMapperOptions {
+  int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
+  bool use_planar_pairs = false;       // UsableRelativeRotations
+  double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
+  RotationAveragingOptions rotation_averaging;
+  GlobalPositioningOptions positioning;
+  int positioning_min_track_length = 3;
+  int positioning_tracks_per_image = 300;
+  // Refinement: triangulation and filtering start at this multiple of
+  // refinement.max_reproj_error_px, divided by reproj_error_factor_step each round while above
+  // 1; then the incremental mapper's final rounds at 1. Each round is a full bundle adjustment,
+  // and positioned cameras are close enough (fountain-P11: mean error 0.43 px after the first
+  // round) that one round before the final ones gives the same model (6.10 mm) as five.
+  double initial_reproj_error_factor = 16;
+  double reproj_error_factor_step = 16;
+  // Triangulation, filtering and bundle adjustment thresholds, iterations, threads, seed and
+  // final rounds: those of the incremental mapper.
+  IncrementalMapperOptions refinement;
+  void Check() const;
+};
+
+struct GlobalMapperTrace {
+  int num_pairs_used = 0;  // after both view graph filters
+  int num_pairs_dropped_rotation = 0;
+  RotationAveragingSummary rotation_averaging;
+  int num_positioning_tracks = 0;
+  GlobalPositioningResult positioning;  // centres and points cleared after use
+};
+
+// Same contract as RunIncrementalMapper: `scene` holds cameras and images with keypoints,
+// nothing registered; on return it holds the model (images outside the largest component of
+// the view graph, or left with no observation, stay unregistered).
+MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet& tracks,
+                              const std::vector<VerifiedPair>& verified_pairs, Scene* scene,
+                              GlobalMapperTrace* trace = nullptr);
+
+// Steps 1-2: cam_from_world rotations per image, and per image whether the model can hold it
+// (in the largest component of the consistent pairs).
+struct GlobalRotations {
+  std::vector<Eigen::Quaterniond> rotations;
+  std::vector<char> in_model;
+};
+GlobalRotations EstimateGlobalRotations(const GlobalMapperOptions& options, int num_images,
+                                        const std::vector<VerifiedPair>& verified_pairs,
+                                        GlobalMapperTrace* trace = nullptr);
+
+}  // namespace proj

@@ -1,0 +1,77 @@
+#include "sfm/global/view_graph_cleanup.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace proj {
+
+std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
+                                                      int min_num_inliers, bool with_planar) {
+  std::vector<RelativeRotation> edges;
+  for (const VerifiedPair& pair : pairs) {
+    const TwoViewGeometry& geometry = pair.geometry;
+    const int inliers = static_cast<int>(geometry.inlier_matches.size());
+    if (!geometry.has_relative_pose || inliers < min_num_inliers) continue;
+    if (!with_planar && geometry.configuration == TwoViewConfiguration::kPlanar) continue;
+    edges.push_back({pair.pair.image1, pair.pair.image2,
+                     geometry.cam2_from_cam1.rotation.normalized(), static_cast<double>(inliers)});
+  }
+  return edges;
+}
+
+namespace {
+
+int FindRoot(std::vector<int>* parent, int i) {
+  while ((*parent)[i] != i) {
+    (*parent)[i] = (*parent)[(*parent)[i]];
+    i = (*parent)[i];
+  }
+  return i;
+}
+
+}  // namespace
+
+std::vector<char> LargestConnectedComponent(int num_images,
+                                            const std::vector<RelativeRotation>& edges) {
+  std::vector<int> parent(num_images);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (const RelativeRotation& edge : edges) {
+    const int a = FindRoot(&parent, edge.image1), b = FindRoot(&parent, edge.image2);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<int> size(num_images, 0);
+  for (int i = 0; i < num_images; ++i) ++size[FindRoot(&parent, i)];
+  std::vector<char> in_component(num_images, 0);
+  if (edges.empty()) return in_component;
+  // max_element returns the first maximum: the component whose root (lowest id) is lowest.
+  const int best = static_cast<int>(std::max_element(size.begin(), size.end()) - size.begin());
+  for (int i = 0; i < num_images; ++i) in_component[i] = FindRoot(&parent, i) == best;
+  return in_component;
+}
+
+std::vector<RelativeRotation> EdgesWithin(const std::vector<RelativeRotation>& edges,
+                                          const std::vector<char>& in_component) {
+  std::vector<RelativeRotation> kept;
+  for (const RelativeRotation& edge : edges) {
+    if (in_component[edge.image1] && in_component[edge.image2]) kept.push_back(edge);
+  }
+  return kept;
+}
+
+double RelativeRotationErrorDeg(const RelativeRotation& edge,
+                                const std::vector<Eigen::Quaterniond>& rotations) {
+  const Eigen::Quaterniond predicted = rotations[edge.image2] * rotations[edge.image1].conjugate();
+  return predicted.angularDistance(edge.cam2_from_cam1) * 180.0 / M_PI;
+}
+
+std::vector<RelativeRotation> ConsistentEdges(const std::vector<RelativeRotation>& edges,
+                                              const std::vector<Eigen::Quaterniond>& rotations,
+                                              double max_error_deg) {
+  std::vector<RelativeRotation> kept;
+  for (const RelativeRotation& edge : edges) {
+    if (RelativeRotationErrorDeg(edge, rotations) <= max_error_deg) kept.push_back(edge);
+  }
+  return kept;
+}
+
+}  // namespace proj

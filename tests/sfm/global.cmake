@@ -1,0 +1,8 @@
+proj_add_test(sfm_global_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/global/rotation_averaging_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/global/global_positioning_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/global/global_mapper_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
+    ${CMAKE_CURRENT_LIST_DIR}/mapper/mapper_test_scene.cc
+  LIBS proj_sfm)
