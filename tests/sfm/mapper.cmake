@@ -6,4 +6,5 @@ proj_add_test(sfm_mapper_test
     ${CMAKE_CURRENT_LIST_DIR}/mapper/mapper_test_scene.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/track_visibility_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/incremental_mapper_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/mapper/initial_pair_test.cc
   LIBS proj_sfm)

@@ -1,0 +1,55 @@
+// A car's forward drive (synthetic street: forward motion, a stop, a 90-degree turn), small
+// and fast: every frame registers with KLT tracks and with sequential matching, although the
+// pairs with the most matches (neighbours) have almost no parallax.
+#include <gtest/gtest.h>
+
+#include "core/logging.h"
+#include "datasets/synthetic/synthetic_street.h"
+#include "sfm/evaluation.h"
+#include "sfm/pipeline/reconstruction_pipeline.h"
+#include "tests/support/test_data.h"
+
+namespace proj {
+namespace {
+
+// 34 frames of 640x194 (the 1226x370 car camera at half size), a 3-frame stop.
+std::string WriteSmallStreet(const std::string& name) {
+  SetLogLevel(LogLevel::kWarning);
+  const std::string dir = testing::MakeTempDir(name);
+  SyntheticStreetOptions street;
+  street.num_frames = 34;
+  street.stop_frames = 3;
+  street.width = 640;
+  street.height = 194;
+  street.focal_px = 376;
+  WriteSyntheticStreet(street, dir);
+  return dir;
+}
+
+void ExpectFullyRegisteredAndAccurate(const std::string& dir, CorrespondenceSource source,
+                                      PairSelection pairs) {
+  ReconstructionOptions options;
+  options.run.device = ComputeDevice::kCpu;
+  options.correspondences = source;
+  options.pair_selection.mode = pairs;
+  const ReconstructionResult result = ReconstructFolder(options, dir + "/images", dir + "/database.db");
+  ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
+  const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
+  EXPECT_EQ(evaluation.num_registered, 34);
+  EXPECT_LT(evaluation.max_rotation_error_deg, 0.2);
+  // Path of ~31 m: 0.5% is 15 cm.
+  EXPECT_LT(evaluation.median_position_error, 0.15);
+}
+
+TEST(StreetSequence, ForwardDriveFullyRegisteredWithKlt) {
+  ExpectFullyRegisteredAndAccurate(WriteSmallStreet("street_klt"), CorrespondenceSource::kKltTracks,
+                                   PairSelection::kExhaustive);
+}
+
+TEST(StreetSequence, ForwardDriveFullyRegisteredWithSequentialMatching) {
+  ExpectFullyRegisteredAndAccurate(WriteSmallStreet("street_sequential"), CorrespondenceSource::kDescriptors,
+                                   PairSelection::kSequential);
+}
+
+}  // namespace
+}  // namespace proj
