@@ -28,10 +28,9 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
     return score;
   }
   const int num_inliers = static_cast<int>(geometry.inlier_matches.size());
-  const double planar_factor = geometry.configuration == TwoViewConfiguration::kPlanar ? 0.5 : 1.0;
   if (!HasUsablePose(geometry)) {
     score.num_inliers = num_inliers;
-    score.score = 0.5 * planar_factor * num_inliers;
+    score.score = 0.5 * num_inliers;
     return score;
   }
   const SceneImage& image1 = scene.images[pair.pair.image1];
@@ -53,8 +52,7 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
   if (angles.empty()) return score;
   score.num_inliers = static_cast<int>(static_cast<double>(num_inliers) * angles.size() / n1.size());
   score.median_angle_deg = Median(angles);
-  score.score = planar_factor * score.num_inliers *
-                std::min(1.0, score.median_angle_deg / wanted_angle_deg);
+  score.score = score.num_inliers * std::min(1.0, score.median_angle_deg / wanted_angle_deg);
   return score;
 }
 
@@ -70,7 +68,11 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
     const InitialPairScore score = ScoreInitialPair(pair, scene, wanted_angle_deg);
     if (score.score > 0) ranked.push_back({&pair, score});
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+  auto is_planar = [](const Ranked& r) {
+    return r.pair->geometry.configuration == TwoViewConfiguration::kPlanar;
+  };
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) {
+    if (is_planar(a) != is_planar(b)) return !is_planar(a);
     if (a.score.score != b.score.score) return a.score.score > b.score.score;
     return a.pair->geometry.inlier_matches.size() > b.pair->geometry.inlier_matches.size();
   });

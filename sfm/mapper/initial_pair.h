@@ -28,15 +28,16 @@ struct InitialPairScore {
 
 // The pair's verified inliers under its stored relative pose (a sample of at most
 // max_samples spread over them): how many lie in front of both cameras and their median
-// triangulation angle. Score: inliers in front x min(1, angle / wanted_angle_deg), halved for
-// planar pairs (a homography explains most inliers: the pose is less certain) and, in place
-// of the angle factor, for pairs without a pose (uncalibrated or from a database without
-// poses, as COLMAP's). Panoramic and degenerate pairs score 0.
+// triangulation angle. Score: inliers in front x min(1, angle / wanted_angle_deg), or half
+// the inliers for pairs without a pose (uncalibrated or from a database without poses, as
+// COLMAP's). Panoramic and degenerate pairs score 0.
 InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
                                   double wanted_angle_deg, int max_samples = 256);
 
-// The pairs worth trying, best score first (ties: more inliers, then input order); never
-// panoramic or degenerate ones. At most max_candidates.
+// The pairs worth trying: general (calibrated or uncalibrated) before planar ones, whose pose
+// from the homography may be the wrong one of its two solutions with large, false angles
+// (seen on a street scene); then best score first (ties: more inliers, then input order).
+// Never panoramic or degenerate ones. At most max_candidates.
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates);

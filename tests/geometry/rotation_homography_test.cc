@@ -20,8 +20,9 @@ TEST(RotationHomography, RotationIsFoundDespiteAWrongFocalPrior) {
       Eigen::AngleAxisd(0.3, Eigen::Vector3d(0.2, 1, 0.1).normalized()).toRotationMatrix();
   const Eigen::Matrix3d h = 2.5 * kTrueK * rotation * kTrueK.inverse();
   // Under the prior the homography is no rotation...
-  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(kPriorK.inverse() * h * kPriorK);
-  EXPECT_GT(svd.singularValues()(0) / svd.singularValues()(2) - 1, 0.02);
+  const Eigen::Matrix3d under_prior = kPriorK.inverse() * h * kPriorK;
+  const Eigen::Vector3d sigma = Eigen::JacobiSVD<Eigen::Matrix3d>(under_prior).singularValues();
+  EXPECT_GT(sigma(0) / sigma(2) - 1, 0.02);
   // ... at the fitted focal length it is.
   const RotationHomographyFit fit = FitRotationHomography(h, kPriorK, kPriorK);
   EXPECT_FALSE(fit.at_range_limit);
