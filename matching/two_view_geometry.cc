@@ -9,6 +9,7 @@
 #include "geometry/solvers/essential_decomposition.h"
 #include "geometry/solvers/fundamental_matrix.h"
 #include "geometry/solvers/homography_decomposition.h"
+#include "geometry/solvers/rotation_homography.h"
 #include "geometry/solvers/triangulation.h"
 
 namespace proj {
@@ -174,11 +175,24 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
         num_e_in_front == 0
             ? 0.0
             : MedianParallaxDeg(e_pose, normalized1, normalized2, e_report.inlier_mask);
-    result.configuration = parallax < options.min_panoramic_tri_angle_deg
+    // With wrong focal priors a rotation's E finds parallax that is not there; the
+    // homography itself tells a rotation whatever the focal length.
+    const RotationHomographyFit rotation = FitRotationHomography(
+        result.H, camera1.CalibrationMatrix(), camera2.CalibrationMatrix());
+    const bool rotation_only =
+        !rotation.at_range_limit &&
+        rotation.deviation < std::tan(options.min_panoramic_tri_angle_deg * M_PI / 180.0);
+    result.configuration = parallax < options.min_panoramic_tri_angle_deg || rotation_only
                                ? TwoViewConfiguration::kPanoramic
                                : TwoViewConfiguration::kPlanar;
+    if (rotation_only) {
+      result.cam2_from_cam1 = Rigid3d(Eigen::Quaterniond(rotation.rotation), Eigen::Vector3d::Zero());
+      result.has_relative_pose = true;
+    }
   }
-  SetRelativePose(camera1, camera2, points, mask, epipolar_pose, num_epipolar_in_front, &result);
+  if (!result.has_relative_pose) {
+    SetRelativePose(camera1, camera2, points, mask, epipolar_pose, num_epipolar_in_front, &result);
+  }
   for (size_t i = 0; i < matches.size(); ++i) {
     if (mask[i]) result.inlier_matches.push_back(matches[i]);
   }

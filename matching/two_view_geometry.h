@@ -58,7 +58,8 @@ struct TwoViewGeometry {
   //    disagree with it: E is the calibrated model, with fewer inliers);
   //  - planar: K2^-1 H K1 (geometry/solvers/homography_decomposition.h), or E's pose (K2^T F K1's
   //    when uncalibrated) where that has more inliers in front;
-  //  - panoramic: the rotation of K2^-1 H K1, translation zero (not observable).
+  //  - panoramic: the rotation of K2^-1 H K1 (at the focal length that makes it one, when the
+//    priors are off: geometry/solvers/rotation_homography.h), translation zero (not observable).
   // The translation has unit length otherwise.
   bool has_relative_pose = false;
   Rigid3d cam2_from_cam1;

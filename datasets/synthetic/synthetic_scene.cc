@@ -1,9 +1,6 @@
 #include "datasets/synthetic/synthetic_scene.h"
 
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <set>
 
 #include <Eigen/Geometry>
 
@@ -11,11 +8,8 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "datasets/synthetic/random.h"
+#include "datasets/synthetic/synthetic_output.h"
 #include "datasets/synthetic/synthetic_renderer.h"
-#include "io/atomic_file.h"
-#include "io/image_encode.h"
-#include "io/image_folder.h"
-#include "io/ply.h"
 
 namespace proj {
 namespace {
@@ -100,20 +94,6 @@ std::vector<StrechaCamera> SequenceCameras(const SyntheticSceneOptions& options)
   return cameras;
 }
 
-std::vector<PlyCamera> PlyCameras(const std::vector<StrechaCamera>& cameras) {
-  std::vector<PlyCamera> glyphs;
-  for (const StrechaCamera& camera : cameras) {
-    PlyCamera glyph;
-    glyph.K = camera.K;
-    glyph.world_from_cam = camera.R;
-    glyph.center = camera.C;
-    glyph.width = camera.width;
-    glyph.height = camera.height;
-    glyphs.push_back(glyph);
-  }
-  return glyphs;
-}
-
 }  // namespace
 
 void SyntheticSceneOptions::Check() const {
@@ -139,12 +119,6 @@ void SyntheticSceneOptions::Check() const {
                "(world.enclosure_apothem_m = " << world.enclosure_apothem_m << ")");
   PROJ_REQUIRE(supersampling >= 1 && supersampling <= 8, "SyntheticSceneOptions.supersampling must be in [1, 8]");
   PROJ_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "SyntheticSceneOptions.jpeg_quality must be in [1, 100]");
-}
-
-std::string SyntheticImageName(int index) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%04d.jpg", index);
-  return name;
 }
 
 std::vector<StrechaCamera> MakeSyntheticCameras(const SyntheticSceneOptions& options) {
@@ -184,33 +158,16 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
 }
 
 void WriteSyntheticScene(const SyntheticSceneOptions& options, const std::string& out_dir) {
-  namespace fs = std::filesystem;
   const std::vector<StrechaCamera> cameras = MakeSyntheticCameras(options);
-  const std::string images_dir = (fs::path(out_dir) / "images").string();
-  const std::string cameras_dir = (fs::path(out_dir) / "gt_dense_cameras").string();
-  PrepareSyntheticOutput(out_dir, static_cast<int>(cameras.size()));
-
   Timer timer;
   const synthetic::SyntheticWorld world =
       synthetic::BuildSyntheticWorld(options.world, options.seed, options.num_threads);
   PROJ_LOG(kInfo, "synthetic world: " << world.boxes().size() << " objects, " << world.textures().size()
                                       << " textures, built in " << timer.ElapsedSeconds() << " s");
-  Timer render_timer;
-  for (size_t i = 0; i < cameras.size(); ++i) {
-    const std::string name = SyntheticImageName(static_cast<int>(i));
-    const Image image = synthetic::RenderView(world, cameras[i], options.supersampling, options.num_threads);
-    WriteJpeg((fs::path(images_dir) / name).string(), image, options.jpeg_quality);
-    WriteStrechaCamera((fs::path(cameras_dir) / (name + ".camera")).string(), cameras[i]);
-  }
-  const Eigen::Matrix3d& K = cameras.front().K;
-  WriteFileAtomically((fs::path(images_dir) / "K.txt").string(), [&](std::ostream& stream) {
-    stream.precision(17);
-    for (int r = 0; r < 3; ++r) stream << K(r, 0) << ' ' << K(r, 1) << ' ' << K(r, 2) << " \n";
-  });
-  WriteCamerasPly((fs::path(out_dir) / "gt_cameras.ply").string(), PlyCameras(cameras));
-  PROJ_LOG(kInfo, "synthetic scene: " << cameras.size() << " views of " << options.width << "x"
-                                      << options.height << " rendered and written to '" << out_dir << "' in "
-                                      << render_timer.ElapsedSeconds() << " s");
+  WriteSyntheticViews(
+      cameras,
+      [&](int i) { return synthetic::RenderView(world, cameras[i], options.supersampling, options.num_threads); },
+      options.jpeg_quality, out_dir);
 }
 
 }  // namespace proj

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "datasets/synthetic/synthetic_output.h"
 #include "datasets/synthetic/synthetic_world.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
@@ -49,23 +50,13 @@ struct SyntheticView {
   StrechaCamera camera;   // ground truth
 };
 
-// Image name of view `index`: four digits + ".jpg", as in the Strecha datasets.
-std::string SyntheticImageName(int index);
-
 // The ground-truth cameras only (cheap: nothing is rendered).
 std::vector<StrechaCamera> MakeSyntheticCameras(const SyntheticSceneOptions& options);
 
 // Builds the world and renders every view in memory.
 std::vector<SyntheticView> RenderSyntheticScene(const SyntheticSceneOptions& options);
 
-// Renders and writes, in the layout of the Strecha datasets:
-//   out_dir/images/NNNN.jpg                    the images (JPEG, options.jpeg_quality)
-//   out_dir/images/K.txt                       the shared intrinsic matrix
-//   out_dir/gt_dense_cameras/NNNN.jpg.camera   ground truth (io/strecha_camera.h)
-//   out_dir/gt_cameras.ply                     camera frusta, for viewing
-// Files are written atomically. Throws InputError if out_dir cannot be written or
-// out_dir/images already holds images this scene would not overwrite (e.g. a longer
-// earlier scene), so stale views never mix with new ones.
+// Renders and writes the views as WriteSyntheticViews (synthetic_output.h) does.
 void WriteSyntheticScene(const SyntheticSceneOptions& options, const std::string& out_dir);
 
 // Creates out_dir with its images/ and gt_dense_cameras/ folders; throws InputError when they

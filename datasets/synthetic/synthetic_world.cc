@@ -14,11 +14,10 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Texture resolution by surface kind: the ground is seen from 4..25 m, box faces from
+// Texture resolution of random boxes (SyntheticWorldOptions has the ground's and the
+// enclosure's defaults): the ground is seen from 4..25 m, box faces from
 // 4..16 m, the enclosure from 4..25 m (focal ~1100 px: 1 px ~ 0.4..2 cm).
-constexpr double kGroundTexel = 0.015;
 constexpr double kBoxTexel = 0.01;
-constexpr double kEnclosureTexel = 0.02;
 
 float LambertShade(const Eigen::Vector3d& normal) {
   const Eigen::Vector3d sun = Eigen::Vector3d(0.5, 0.3, 0.8).normalized();
@@ -70,6 +69,8 @@ void SyntheticWorldOptions::Check() const {
   PROJ_REQUIRE(enclosure_apothem_m <= 100, "SyntheticWorldOptions.enclosure_apothem_m must be <= 100");
   PROJ_REQUIRE(enclosure_height_m > 0 && enclosure_height_m <= 100,
                "SyntheticWorldOptions.enclosure_height_m must be in (0, 100]");
+  PROJ_REQUIRE(ground_texel_m >= 0.002 && enclosure_texel_m >= 0.002,
+               "SyntheticWorldOptions.ground_texel_m and enclosure_texel_m must be >= 0.002");
 }
 
 std::array<Eigen::Vector3d, 8> Box::Corners() const {
@@ -172,12 +173,56 @@ std::array<float, 3> SyntheticWorld::Shade(const SurfaceHit& hit, double footpri
   return color;
 }
 
+namespace {
+
+// Boxes and free-standing walls placed at random without overlap (bounding circles 0.3 m
+// apart), the long walls first, while there is room.
+std::vector<PlacedBox> RandomLayout(const SyntheticWorldOptions& options, Rng* rng) {
+  std::vector<PlacedBox> placed;
+  std::vector<double> radii;
+  for (int i = 0; i < options.num_walls + options.num_boxes; ++i) {
+    const bool is_wall = i < options.num_walls;
+    Box box;
+    if (is_wall) {
+      box.half_size = Eigen::Vector3d(0.5 * rng->Uniform(2.5, 4.0), 0.125, 0.5 * rng->Uniform(1.2, 2.2));
+    } else {
+      box.half_size = Eigen::Vector3d(0.5 * rng->Uniform(0.8, 2.2), 0.5 * rng->Uniform(0.8, 2.2),
+                                      0.5 * rng->Uniform(0.5, 2.5));
+    }
+    box.yaw_rad = rng->Uniform(0, kPi);
+    const double radius = box.half_size.head<2>().norm();
+    bool fits = false;
+    for (int attempt = 0; attempt < 200 && !fits; ++attempt) {
+      const double r = (options.object_radius_m - radius) * std::sqrt(rng->Uniform());
+      const double angle = rng->Uniform(0, 2 * kPi);
+      box.center_xy = Eigen::Vector2d(r * std::cos(angle), r * std::sin(angle));
+      fits = true;
+      for (size_t j = 0; j < placed.size() && fits; ++j) {
+        fits = (placed[j].box.center_xy - box.center_xy).norm() > radius + radii[j] + 0.3;
+      }
+    }
+    if (!fits) continue;  // crowded: fewer objects, still deterministic
+    placed.push_back({box, kBoxTexel});
+    radii.push_back(radius);
+  }
+  return placed;
+}
+
+}  // namespace
+
 SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_t seed,
+                                   int num_threads) {
+  options.Check();
+  Rng rng(SubSeed(seed, 1));
+  return BuildSyntheticWorld(options, RandomLayout(options, &rng), seed, num_threads);
+}
+
+SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options,
+                                   const std::vector<PlacedBox>& boxes, uint64_t seed,
                                    int num_threads) {
   options.Check();
   SyntheticWorld world;
   world.options_ = options;
-  Rng rng(SubSeed(seed, 1));
 
   // Ground: a square covering the enclosure polygon.
   const int sides = options.enclosure_sides;
@@ -206,37 +251,17 @@ SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_
     world.surfaces_.push_back(wall);
   }
 
-  // Boxes and free-standing walls, placed without overlap (bounding circles 0.3 m apart).
-  // The long walls go first, while there is room.
-  std::vector<double> radii;
-  for (int i = 0; i < options.num_walls + options.num_boxes; ++i) {
-    const bool is_wall = i < options.num_walls;
-    Box box;
-    if (is_wall) {
-      box.half_size = Eigen::Vector3d(0.5 * rng.Uniform(2.5, 4.0), 0.125, 0.5 * rng.Uniform(1.2, 2.2));
-    } else {
-      box.half_size = Eigen::Vector3d(0.5 * rng.Uniform(0.8, 2.2), 0.5 * rng.Uniform(0.8, 2.2),
-                                      0.5 * rng.Uniform(0.5, 2.5));
-    }
-    box.yaw_rad = rng.Uniform(0, kPi);
+  std::vector<double> texel_of_surface(world.surfaces_.size(), 0.0);
+  texel_of_surface[0] = options.ground_texel_m;
+  for (int k = 1; k <= sides; ++k) texel_of_surface[k] = options.enclosure_texel_m;
+  for (const PlacedBox& placed : boxes) {
+    Box box = placed.box;
     box.cos_yaw = std::cos(box.yaw_rad);
     box.sin_yaw = std::sin(box.yaw_rad);
-    const double radius = box.half_size.head<2>().norm();
-    bool placed = false;
-    for (int attempt = 0; attempt < 200 && !placed; ++attempt) {
-      const double r = (options.object_radius_m - radius) * std::sqrt(rng.Uniform());
-      const double angle = rng.Uniform(0, 2 * kPi);
-      box.center_xy = Eigen::Vector2d(r * std::cos(angle), r * std::sin(angle));
-      placed = true;
-      for (size_t j = 0; j < world.boxes_.size() && placed; ++j) {
-        placed = (world.boxes_[j].center_xy - box.center_xy).norm() > radius + radii[j] + 0.3;
-      }
-    }
-    if (!placed) continue;  // crowded: fewer objects, still deterministic
     box.first_surface = static_cast<int>(world.surfaces_.size());
     AddBoxSurfaces(box, &world.surfaces_);
     world.boxes_.push_back(box);
-    radii.push_back(radius);
+    texel_of_surface.resize(world.surfaces_.size(), placed.texel_size_m);
   }
 
   // One texture per visible surface (box bottoms are never seen).
@@ -245,17 +270,15 @@ SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_
     const bool box_bottom = i > static_cast<size_t>(sides) && surface.normal.z() < -0.5;
     if (box_bottom) continue;
     TextureStyle style;
+    style.texel_size_m = texel_of_surface[i];
     if (i == 0) {
-      style.texel_size_m = kGroundTexel;
       style.largest_wavelength_m = 3.0;
     } else if (i <= static_cast<size_t>(sides)) {
-      style.texel_size_m = kEnclosureTexel;
       style.largest_wavelength_m = 3.0;
       style.blobs_per_m2 = 2.0;
       style.lines_per_m2 = 1.0;
       style.rectangles_per_m2 = 0.7;
     } else {
-      style.texel_size_m = kBoxTexel;
       style.largest_wavelength_m = 1.0;
       style.blobs_per_m2 = 5.0;
       style.lines_per_m2 = 2.0;

@@ -20,6 +20,8 @@ struct SyntheticWorldOptions {
   int enclosure_sides = 8;           // the enclosure is a regular polygon of walls ...
   double enclosure_apothem_m = 14;   // ... this far from the centre ...
   double enclosure_height_m = 8;     // ... and this high
+  double ground_texel_m = 0.015;     // texel sizes; coarser for large worlds
+  double enclosure_texel_m = 0.02;
   void Check() const;
 };
 
@@ -55,6 +57,13 @@ struct Box {
   std::array<Eigen::Vector3d, 8> Corners() const;
 };
 
+// A box of a given layout and the texel size of its textures (metres; finer for objects seen
+// close up).
+struct PlacedBox {
+  Box box;
+  double texel_size_m = 0.01;
+};
+
 struct SurfaceHit {
   double t = 0;  // ray parameter: point = origin + t * direction
   int surface = -1;
@@ -83,7 +92,8 @@ class SyntheticWorld {
   bool InsideAnyBox(const Eigen::Vector3d& point) const;
 
  private:
-  friend SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions&, uint64_t, int);
+  friend SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions&,
+                                            const std::vector<PlacedBox>&, uint64_t, int);
   SyntheticWorldOptions options_;
   std::vector<Surface> surfaces_;  // 0: ground, 1..sides: enclosure, then 6 per box
   std::vector<Box> boxes_;
@@ -93,6 +103,12 @@ class SyntheticWorld {
 
 // Builds the world (layout and textures) from a seed; `num_threads` <= 0 uses all threads.
 SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options, uint64_t seed,
+                                   int num_threads);
+
+// The same from a given layout (a street, ...): options.num_boxes, num_walls and
+// object_radius_m are unused; the boxes must lie inside the enclosure. Textures from the seed.
+SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions& options,
+                                   const std::vector<PlacedBox>& boxes, uint64_t seed,
                                    int num_threads);
 
 }  // namespace proj::synthetic

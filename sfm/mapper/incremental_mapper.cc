@@ -58,7 +58,8 @@ IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair);
   const std::vector<const VerifiedPair*> candidates =
-      InitialPairCandidates(pairs_, options_.init_max_candidates);
+      InitialPairCandidates(pairs_, scene_, options_.init_min_tri_angle_deg,
+                            options_.init_max_candidates);
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
        angle /= 2) {
     for (const VerifiedPair* pair : candidates) {

@@ -67,7 +67,7 @@ class IncrementalMapper {
   IncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                     const std::vector<VerifiedPair>& pairs, Scene* scene);
 
-  // Tries the strongest verified pairs (InitialPairCandidates), relaxing the wanted median
+  // Tries the best-conditioned verified pairs (InitialPairCandidates), relaxing the wanted median
   // triangulation angle from init_min_tri_angle_deg by halves down to
   // init_lowest_tri_angle_deg, and registers the first that works. False when none does.
   bool FindAndRegisterInitialPair();

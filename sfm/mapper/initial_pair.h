@@ -1,4 +1,10 @@
 // Choice and two-view geometry of the image pair an incremental model starts from.
+//
+// A good start has many verified inliers that triangulate with a wide angle in front of both
+// cameras. The pairs with the most matches are often the worst: in a video or a forward drive
+// they are neighbours a metre apart whose points triangulate at a fraction of a degree. So the
+// candidates are ranked by what verification already knows of each pair (its relative pose
+// and inliers), not by match count alone.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +14,32 @@
 #include <Eigen/Core>
 
 #include "sfm/mapper/pose_estimation.h"
+#include "sfm/scene.h"
 #include "sfm/view_graph.h"
 
 namespace proj {
 
-// The pairs worth trying, best first: general (calibrated or uncalibrated) before planar, then
-// by number of inlier matches (stable for ties); never panoramic or degenerate ones. At most
-// max_candidates.
+// How well a pair may start a model, from its verification (no RANSAC).
+struct InitialPairScore {
+  int num_inliers = 0;           // verified inliers in front of both cameras (estimated)
+  double median_angle_deg = -1;  // their median triangulation angle; -1: the pair has no pose
+  double score = 0;              // larger is better; see ScoreInitialPair
+};
+
+// The pair's verified inliers under its stored relative pose (a sample of at most
+// max_samples spread over them): how many lie in front of both cameras and their median
+// triangulation angle. Score: inliers in front x min(1, angle / wanted_angle_deg), or half
+// the inliers for pairs without a pose (uncalibrated or from a database without poses, as
+// COLMAP's). Panoramic and degenerate pairs score 0.
+InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
+                                  double wanted_angle_deg, int max_samples = 256);
+
+// The pairs worth trying: general (calibrated or uncalibrated) before planar ones, whose pose
+// from the homography may be the wrong one of its two solutions with large, false angles
+// (seen on a street scene); then best score first (ties: more inliers, then input order).
+// Never panoramic or degenerate ones. At most max_candidates.
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
+                                                       const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates);
 
 // The pair's relative pose for the normalized coordinates n1, n2 of its inlier matches.
@@ -28,8 +52,14 @@ RelativePoseResult InitialRelativePose(const VerifiedPair& pair,
                                        const std::vector<Eigen::Vector2d>& n2, double max_error,
                                        uint64_t seed);
 
-// Median triangulation angle (degrees) of the inlier correspondences that triangulate in front
-// of both cameras of `relative`; nullopt when fewer than min_num_points do.
+// Triangulation angles (degrees) of the inlier correspondences of `relative` that
+// triangulate in front of both cameras.
+std::vector<double> TriangulationAnglesDeg(const RelativePoseResult& relative,
+                                           const std::vector<Eigen::Vector2d>& n1,
+                                           const std::vector<Eigen::Vector2d>& n2);
+
+// Median of TriangulationAnglesDeg; nullopt when fewer than min_num_points (or none)
+// triangulate in front.
 std::optional<double> MedianTriangulationAngleDeg(const RelativePoseResult& relative,
                                                   const std::vector<Eigen::Vector2d>& n1,
                                                   const std::vector<Eigen::Vector2d>& n2,

@@ -14,7 +14,8 @@ struct IncrementalMapperOptions {
   double init_min_tri_angle_deg = 16.0;   // median triangulation angle wanted; relaxed in steps
                                           // down to init_lowest_tri_angle_deg if no pair has it
   double init_lowest_tri_angle_deg = 2.0;
-  int init_max_candidates = 40;           // strongest verified pairs tried per round
+  int init_max_candidates = 40;           // best-scored verified pairs tried per round
+                                          // (initial_pair.h: inliers x parallax)
 
   // Registration of the next image (absolute pose).
   double abs_pose_max_error_px = 12.0;    // RANSAC inlier threshold

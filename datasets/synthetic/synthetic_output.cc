@@ -1,0 +1,76 @@
+#include "datasets/synthetic/synthetic_output.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/timer.h"
+#include "io/atomic_file.h"
+#include "io/image_encode.h"
+#include "io/image_folder.h"
+#include "io/ply.h"
+
+namespace proj {
+namespace {
+
+std::vector<PlyCamera> PlyCameras(const std::vector<StrechaCamera>& cameras) {
+  std::vector<PlyCamera> glyphs;
+  for (const StrechaCamera& camera : cameras) {
+    PlyCamera glyph;
+    glyph.K = camera.K;
+    glyph.world_from_cam = camera.R;
+    glyph.center = camera.C;
+    glyph.width = camera.width;
+    glyph.height = camera.height;
+    glyphs.push_back(glyph);
+  }
+  return glyphs;
+}
+
+}  // namespace
+
+std::string SyntheticImageName(int index) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%04d.jpg", index);
+  return name;
+}
+
+void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
+                         const std::function<Image(int)>& render, int jpeg_quality,
+                         const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  PROJ_REQUIRE(!cameras.empty(), "synthetic scene without views");
+  const std::string images_dir = (fs::path(out_dir) / "images").string();
+  const std::string cameras_dir = (fs::path(out_dir) / "gt_dense_cameras").string();
+  EnsureWritableDirectory(out_dir);
+  EnsureWritableDirectory(images_dir);
+  EnsureWritableDirectory(cameras_dir);
+  std::set<std::string> names;
+  for (size_t i = 0; i < cameras.size(); ++i) names.insert(SyntheticImageName(static_cast<int>(i)));
+  for (const std::string& existing : ListImageFiles(images_dir)) {
+    const std::string name = fs::path(existing).filename().string();
+    PROJ_REQUIRE(names.count(name) > 0, "output folder '" << images_dir << "' already holds '" << name
+                                            << "', which this scene of " << cameras.size()
+                                            << " views would not replace; use an empty folder");
+  }
+
+  Timer render_timer;
+  for (size_t i = 0; i < cameras.size(); ++i) {
+    const std::string name = SyntheticImageName(static_cast<int>(i));
+    WriteJpeg((fs::path(images_dir) / name).string(), render(static_cast<int>(i)), jpeg_quality);
+    WriteStrechaCamera((fs::path(cameras_dir) / (name + ".camera")).string(), cameras[i]);
+  }
+  const Eigen::Matrix3d& K = cameras.front().K;
+  WriteFileAtomically((fs::path(images_dir) / "K.txt").string(), [&](std::ostream& stream) {
+    stream.precision(17);
+    for (int r = 0; r < 3; ++r) stream << K(r, 0) << ' ' << K(r, 1) << ' ' << K(r, 2) << " \n";
+  });
+  WriteCamerasPly((fs::path(out_dir) / "gt_cameras.ply").string(), PlyCameras(cameras));
+  PROJ_LOG(kInfo, "synthetic scene: " << cameras.size() << " views of " << cameras.front().width << "x"
+                                      << cameras.front().height << " rendered and written to '" << out_dir
+                                      << "' in " << render_timer.ElapsedSeconds() << " s");
+}
+
+}  // namespace proj

@@ -1,0 +1,29 @@
+// Writing rendered synthetic views with their ground truth, in the layout of the Strecha
+// datasets (shared by every kind of synthetic scene).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "io/image.h"
+#include "io/strecha_camera.h"
+
+namespace proj {
+
+// Image name of view `index`: four digits + ".jpg", as in the Strecha datasets.
+std::string SyntheticImageName(int index);
+
+// Renders view i with render(i) and writes, in the layout of the Strecha datasets:
+//   out_dir/images/NNNN.jpg                    the images (JPEG, jpeg_quality)
+//   out_dir/images/K.txt                       the first camera's intrinsic matrix
+//   out_dir/gt_dense_cameras/NNNN.jpg.camera   ground truth (io/strecha_camera.h)
+//   out_dir/gt_cameras.ply                     camera frusta, for viewing
+// Files are written atomically. Throws InputError if out_dir cannot be written or
+// out_dir/images already holds images this scene would not overwrite (e.g. a longer
+// earlier scene), so stale views never mix with new ones.
+void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
+                         const std::function<Image(int)>& render, int jpeg_quality,
+                         const std::string& out_dir);
+
+}  // namespace proj
