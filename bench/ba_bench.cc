@@ -220,7 +220,7 @@ int Main(int argc, char** argv) {
     options.loss = BundleAdjustmentOptions::LossType::kCauchy;
     options.max_iterations = mapper.global_ba_max_iterations;
     options.function_tolerance = mapper.final_ba_function_tolerance;
-    options.refine_principal_point = mapper.refine_principal_point;
+    options.refine_principal_point = mapper.principal_point == IncrementalMapperOptions::PrincipalPoint::kOn;
     const std::string name = dir.size() > 22 ? dir.substr(dir.size() - 22) : dir;
     Bench(name, PerturbedModel(dir, model_noise), options, settings);
   }

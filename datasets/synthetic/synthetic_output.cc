@@ -37,6 +37,22 @@ std::string SyntheticImageName(int index) {
   return name;
 }
 
+void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
+  namespace fs = std::filesystem;
+  const std::string images_dir = (fs::path(out_dir) / "images").string();
+  EnsureWritableDirectory(out_dir);
+  EnsureWritableDirectory(images_dir);
+  EnsureWritableDirectory((fs::path(out_dir) / "gt_dense_cameras").string());
+  std::set<std::string> names;
+  for (int i = 0; i < num_images; ++i) names.insert(SyntheticImageName(i));
+  for (const std::string& existing : ListImageFiles(images_dir)) {
+    const std::string name = fs::path(existing).filename().string();
+    PROJ_REQUIRE(names.count(name) > 0, "output folder '" << images_dir << "' already holds '" << name
+                                            << "', which this scene of " << num_images
+                                            << " views would not replace; use an empty folder");
+  }
+}
+
 void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
                          const std::function<Image(int)>& render, int jpeg_quality,
                          const std::string& out_dir) {
@@ -44,17 +60,7 @@ void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
   PROJ_REQUIRE(!cameras.empty(), "synthetic scene without views");
   const std::string images_dir = (fs::path(out_dir) / "images").string();
   const std::string cameras_dir = (fs::path(out_dir) / "gt_dense_cameras").string();
-  EnsureWritableDirectory(out_dir);
-  EnsureWritableDirectory(images_dir);
-  EnsureWritableDirectory(cameras_dir);
-  std::set<std::string> names;
-  for (size_t i = 0; i < cameras.size(); ++i) names.insert(SyntheticImageName(static_cast<int>(i)));
-  for (const std::string& existing : ListImageFiles(images_dir)) {
-    const std::string name = fs::path(existing).filename().string();
-    PROJ_REQUIRE(names.count(name) > 0, "output folder '" << images_dir << "' already holds '" << name
-                                            << "', which this scene of " << cameras.size()
-                                            << " views would not replace; use an empty folder");
-  }
+  PrepareSyntheticOutput(out_dir, static_cast<int>(cameras.size()));
 
   Timer render_timer;
   for (size_t i = 0; i < cameras.size(); ++i) {

@@ -14,6 +14,11 @@ namespace proj {
 // Image name of view `index`: four digits + ".jpg", as in the Strecha datasets.
 std::string SyntheticImageName(int index);
 
+// Creates out_dir with its images/ and gt_dense_cameras/ folders; throws InputError when they
+// cannot be written or images/ holds an image other than the first `num_images` names of
+// SyntheticImageName, so stale views never mix with new ones.
+void PrepareSyntheticOutput(const std::string& out_dir, int num_images);
+
 // Renders view i with render(i) and writes, in the layout of the Strecha datasets:
 //   out_dir/images/NNNN.jpg                    the images (JPEG, jpeg_quality)
 //   out_dir/images/K.txt                       the first camera's intrinsic matrix

@@ -141,22 +141,6 @@ std::vector<SyntheticView> RenderSyntheticScene(const SyntheticSceneOptions& opt
   return views;
 }
 
-void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
-  namespace fs = std::filesystem;
-  const std::string images_dir = (fs::path(out_dir) / "images").string();
-  EnsureWritableDirectory(out_dir);
-  EnsureWritableDirectory(images_dir);
-  EnsureWritableDirectory((fs::path(out_dir) / "gt_dense_cameras").string());
-  std::set<std::string> names;
-  for (int i = 0; i < num_images; ++i) names.insert(SyntheticImageName(i));
-  for (const std::string& existing : ListImageFiles(images_dir)) {
-    const std::string name = fs::path(existing).filename().string();
-    PROJ_REQUIRE(names.count(name) > 0, "output folder '" << images_dir << "' already holds '" << name
-                                            << "', which this scene of " << num_images
-                                            << " views would not replace; use an empty folder");
-  }
-}
-
 void WriteSyntheticScene(const SyntheticSceneOptions& options, const std::string& out_dir) {
   const std::vector<StrechaCamera> cameras = MakeSyntheticCameras(options);
   Timer timer;

@@ -59,9 +59,5 @@ std::vector<SyntheticView> RenderSyntheticScene(const SyntheticSceneOptions& opt
 // Renders and writes the views as WriteSyntheticViews (synthetic_output.h) does.
 void WriteSyntheticScene(const SyntheticSceneOptions& options, const std::string& out_dir);
 
-// Creates out_dir with its images/ and gt_dense_cameras/ folders; throws InputError when they
-// cannot be written or images/ holds an image other than the first `num_images` names of
-// SyntheticImageName, so stale views never mix with new ones.
-void PrepareSyntheticOutput(const std::string& out_dir, int num_images);
 
 }  // namespace proj
