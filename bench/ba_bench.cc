@@ -11,9 +11,16 @@
 // --model-noise times its distance to the scene's first registered camera (seeded), so that
 // the solvers start away from the optimum.
 //
+// --local-sweep: each --model is also adjusted as the incremental mapper's local adjustments
+// are, once around each registered image in turn (ConfigForLocal with 6 neighbours, no robust
+// loss, 25 iterations), through RunBundleAdjustment with each solver, on its own copy of the
+// model: the total time of those calls (problem set-up and, for the GPU, uploads included;
+// the GPU solver warmed up by one call first), the sum of their final costs and the largest
+// adjustment's observations. This is the per-call overhead that matters for local BA.
+//
 //   ba_bench [--bal FILE] [--aerial IMAGESxPOINTS]... [--model DIR]... [--repeats N]
 //            [--cpu-repeats N] [--ceres-repeats N] [--threads N] [--no-ceres-above OBSERVATIONS]
-//            [--pcg-tolerance T] [--pcg-eta E] [--model-noise F]
+//            [--pcg-tolerance T] [--pcg-eta E] [--model-noise F] [--local-sweep]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -149,6 +156,47 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
   }
 }
 
+// The local sweep of --local-sweep, one row per solver.
+void LocalSweep(const std::string& name, const Scene& scene, const Settings& settings) {
+  using Solver = BundleAdjustmentOptions::Solver;
+  std::vector<int> images;
+  for (size_t i = 0; i < scene.images.size(); ++i) {
+    if (scene.images[i].registered) images.push_back(static_cast<int>(i));
+  }
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kTrivial;
+  options.max_iterations = 25;
+  options.num_threads = settings.threads;
+  options.update_point_errors = false;
+  std::vector<std::pair<Solver, std::string>> solvers = {{Solver::kCeres, "ceres"},
+                                                         {Solver::kCpu, "lm-pcg-cpu"}};
+  if (cuda::DeviceAvailable()) solvers.emplace_back(Solver::kGpu, "lm-pcg-gpu");
+  for (const auto& [solver, solver_name] : solvers) {
+    options.solver = solver;
+    Scene copy = scene;
+    if (solver == Solver::kGpu) {  // warm-up: the process-wide GPU solver, module load
+      Scene warm = scene;
+      RunBundleAdjustment(options, ConfigForLocal(warm, images.front(), 6), &warm);
+    }
+    Row row;
+    row.problem = name + " local x" + std::to_string(images.size());
+    row.solver = solver_name;
+    row.images = static_cast<int>(images.size());
+    const double start = NowS();
+    for (int image_id : images) {
+      const BundleAdjustmentSummary summary =
+          RunBundleAdjustment(options, ConfigForLocal(copy, image_id, 6), &copy);
+      row.observations = std::max(row.observations, summary.num_observations);
+      row.initial_cost += summary.initial_cost;
+      row.final_cost += summary.final_cost;
+      row.iterations += summary.num_iterations;
+    }
+    row.time_s = NowS() - start;
+    row.message = "sums over the adjustments; obs: the largest";
+    Print(row, 0);
+  }
+}
+
 // The model in `dir` with each point moved by `noise` times its distance to the first
 // registered camera, in a random direction (seed 1).
 Scene PerturbedModel(const std::string& dir, double noise) {
@@ -188,6 +236,9 @@ int Main(int argc, char** argv) {
   app.add_option("--pcg-tolerance", settings.pcg_tolerance, "PCG relative tolerance");
   app.add_option("--pcg-eta", settings.pcg_eta, "PCG truncated-Newton eta (0: off)");
   app.add_flag("--verbose", settings.verbose, "per-iteration progress and Ceres' full report");
+  bool local_sweep = false;
+  app.add_flag("--local-sweep", local_sweep,
+               "also time each --model's local adjustments around every image, per solver");
   if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
 
   std::printf("device: %s; CPU threads: %d\n", cuda::DeviceDescription().c_str(),
@@ -222,7 +273,9 @@ int Main(int argc, char** argv) {
     options.function_tolerance = mapper.final_ba_function_tolerance;
     options.refine_principal_point = mapper.principal_point == IncrementalMapperOptions::PrincipalPoint::kOn;
     const std::string name = dir.size() > 22 ? dir.substr(dir.size() - 22) : dir;
-    Bench(name, PerturbedModel(dir, model_noise), options, settings);
+    const Scene scene = PerturbedModel(dir, model_noise);
+    Bench(name, scene, options, settings);
+    if (local_sweep) LocalSweep(name, scene, settings);
   }
   return 0;
 }

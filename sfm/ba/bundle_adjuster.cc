@@ -319,12 +319,12 @@ BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& opti
     case Solver::kGpu:
       if (cuda::DeviceAvailable()) return Solver::kGpu;
       PROJ_LOG(kWarning, "bundle adjustment: no usable CUDA device ("
-                             << cuda::DeviceDescription() << "), falling back to Ceres");
-      return Solver::kCeres;
+                             << cuda::DeviceDescription() << "), using the CPU solver");
+      return Solver::kCpu;
     case Solver::kAuto:
       return num_observations >= options.gpu_min_observations && cuda::DeviceAvailable()
                  ? Solver::kGpu
-                 : Solver::kCeres;
+                 : Solver::kCpu;
     default:
       return options.solver;
   }
@@ -487,6 +487,30 @@ cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
     problem.observations_px.push_back(observed.x());
     problem.observations_px.push_back(observed.y());
   }
+  if (!adjustment.position_priors.empty()) {
+    problem.position_prior_centers.assign(3 * static_cast<size_t>(problem.num_images()), 0.0);
+    problem.position_prior_weights.assign(9 * static_cast<size_t>(problem.num_images()), 0.0);
+    for (const auto& [image_id, prior] : adjustment.position_priors) {
+      const int i = index->image.at(image_id);
+      for (int k = 0; k < 3; ++k) {
+        problem.position_prior_centers[3 * i + k] = prior.position[k];
+        problem.position_prior_weights[9 * i + 4 * k] = 1 / prior.sigma[k];
+      }
+    }
+  }
+  if (!adjustment.focal_priors.empty()) {
+    problem.camera_prior_means.assign(problem.camera_params.size(), 0.0);
+    problem.camera_prior_weights.assign(problem.camera_params.size(), 0.0);
+    for (const auto& [camera_id, prior] : adjustment.focal_priors) {
+      const int c = index->camera.at(camera_id);
+      const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);
+      for (int k : scene.cameras[camera_id].FocalIndices()) {
+        if (std::find(constant.begin(), constant.end(), k) != constant.end()) continue;
+        problem.camera_prior_means[c * cuda::kBaMaxCameraParams + k] = prior.focal_px;
+        problem.camera_prior_weights[c * cuda::kBaMaxCameraParams + k] = 1 / prior.sigma_px;
+      }
+    }
+  }
   return problem;
 }
 
@@ -601,27 +625,16 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
 
   SolverResult result;
-  BundleAdjustmentOptions::Solver solver = ChooseSolver(options, summary.num_observations);
-  if ((!adjustment.position_priors.empty() || !adjustment.focal_priors.empty()) &&
-      solver != BundleAdjustmentOptions::Solver::kCeres) {
-    PROJ_LOG(kDebug, "bundle adjustment with position priors: Ceres (our LM-PCG has no priors)");
-    solver = BundleAdjustmentOptions::Solver::kCeres;
-  }
-  switch (solver) {
+  switch (ChooseSolver(options, summary.num_observations)) {
     case BundleAdjustmentOptions::Solver::kCpu:
       result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;
     case BundleAdjustmentOptions::Solver::kGpu:
-      // The scene changes only after a solve succeeds, so a failed one is redone from it:
-      // with the same solver on the CPU when the GPU was asked for, else with Ceres (what
-      // kAuto picks without a GPU).
+      // The scene changes only after a solve succeeds, so a failed one is redone from it by the
+      // same solver on the CPU.
       result = GpuBundleAdjustmentFallback().Run(
           [&] { return SolveWithLmPcg(options, adjustment, /*use_gpu=*/true, scene); },
-          [&] {
-            return options.solver == BundleAdjustmentOptions::Solver::kGpu
-                       ? SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene)
-                       : SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
-          });
+          [&] { return SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene); });
       break;
     default:
       result = SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
