@@ -57,7 +57,8 @@ struct BundleAdjustmentOptions {
   int gpu_min_observations = 0;  // kAuto's smallest GPU problem; >= 0
   // Our solver's conjugate gradients per LM step (ignored by Ceres): at most this many
   // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side| or when
-  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions).
+  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions); with position priors only
+  // the residual test (they hold the gauge softly, a mode that truncated steps stall on).
   int max_pcg_iterations = 100;          // >= 1
   double pcg_relative_tolerance = 1e-6;  // in (0, 1)
   double pcg_eta = 0.1;                  // in [0, 1)
