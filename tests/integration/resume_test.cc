@@ -109,15 +109,14 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
   }
 }
 
-// Mapping with GPU bundle adjustment (--device gpu: every adjustment on the GPU solver) is
-// deterministic: a run killed while mapping and run again maps the reference run's database
-// (copied, so that nothing before mapping differs) into the same model files, byte for byte.
-// Skips without a GPU.
-TEST(Resume, KilledWhileMappingOnTheGpuResumesToTheSameModelBytes) {
-  if (!cuda::DeviceAvailable()) GTEST_SKIP() << "no CUDA device: " << cuda::DeviceDescription();
-  const std::string dir = testing::WriteSmallRingScene("resume_gpu", 12);
+// Mapping is deterministic, bundle adjustment included: a run killed while mapping and run
+// again maps the reference run's database (copied, so that nothing before mapping differs)
+// into the same model files, byte for byte. `device`: the run's --device (gpu: every
+// adjustment on the GPU solver).
+void ExpectResumedMappingGivesTheSameModelBytes(const std::string& device) {
+  const std::string dir = testing::WriteSmallRingScene("resume_bytes_" + device, 12);
   auto arguments = [&](const std::string& out) {
-    return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", "gpu",
+    return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", device,
                                     "--seed", "3", "--max-features", "2048"};
   };
   ASSERT_EQ(RunSfmToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
@@ -137,8 +136,18 @@ TEST(Resume, KilledWhileMappingOnTheGpuResumesToTheSameModelBytes) {
     ASSERT_FALSE(expected.empty()) << file;
     EXPECT_TRUE(ReadText(out + "/model/" + file) == expected) << file << " differs";
   }
-  std::cout << "killed " << delay << " ms into mapping; the resumed model has the reference's "
+  std::cout << "--device " << device << ": killed " << delay
+            << " ms into mapping; the resumed model has the reference's "
             << ReportNumber(reference, "points") << " points, byte for byte" << std::endl;
+}
+
+TEST(Resume, KilledWhileMappingResumesToTheSameModelBytes) {
+  ExpectResumedMappingGivesTheSameModelBytes("cpu");
+}
+
+TEST(Resume, KilledWhileMappingOnTheGpuResumesToTheSameModelBytes) {
+  if (!cuda::DeviceAvailable()) GTEST_SKIP() << "no CUDA device: " << cuda::DeviceDescription();
+  ExpectResumedMappingGivesTheSameModelBytes("gpu");
 }
 
 }  // namespace
