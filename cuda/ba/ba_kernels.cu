@@ -63,6 +63,9 @@ __device__ void SumSegment(const BaDeviceData& d, int segment, int width, int of
                            double* scratch, double* out) {
   double sums[W];
   for (int k = 0; k < W; ++k) sums[k] = 0;
+  // A camera shared by every image has thousands of chunks: keep several loads in flight
+  // (the additions stay in order).
+#pragma unroll 4
   for (int e = d.segment_offsets[segment] + threadIdx.x; e < d.segment_offsets[segment + 1];
        e += kBlock) {
     const double* partial = d.chunk_partials + static_cast<size_t>(d.segment_chunks[e]) * width + offset;
