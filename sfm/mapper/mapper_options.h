@@ -42,6 +42,8 @@ struct IncrementalMapperOptions {
   // constrain it and keeps the result only when plausible (principal_point_rule.h).
   enum class PrincipalPoint { kOff, kOn, kAuto };
   PrincipalPoint principal_point = PrincipalPoint::kAuto;
+  // kAuto: final rounds run again, from the finished model, with the principal points refined.
+  int principal_point_max_rounds = 1;
   // Adjustments with at least BundleAdjustmentOptions::gpu_min_observations observations run
   // on the GPU LM-PCG solver when a CUDA device is usable (solver kAuto); Ceres otherwise.
   // Off by default: the pipeline should turn them on only when the user asked for the GPU.
@@ -49,11 +51,13 @@ struct IncrementalMapperOptions {
   bool local_ba_gpu = false;
   // Solver of the adjustments that do not run on the GPU (kCeres or kCpu; kCpu is our LM with
   // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count).
-  // kCpu is the default for global adjustments: on fountain-P11's final adjustment it reaches
-  // the same cost as Ceres (relative difference 2e-9) in less than half the time, as Ceres'
-  // autodiff Jacobians and dynamic-size Schur blocks dominate there (bench/ba_bench --model).
+  // kCpu is the default for both: on fountain-P11's final adjustment it reaches the same cost
+  // as Ceres (relative difference 2e-9) in less than half the time, as Ceres' autodiff
+  // Jacobians and dynamic-size Schur blocks dominate there (bench/ba_bench --model); the local
+  // adjustments of a 60-image ring (~65,000 observations, 2 LM iterations each) take half the
+  // CPU time of Ceres' and give the same model (bench/RESULTS-mapping.md).
   BundleAdjustmentOptions::Solver global_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
-  BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCeres;
+  BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
 
   // Georeferencing by the scene's GPS priors (prior_alignment.h): alignment before each global
   // adjustment, priors as residuals in it, a last alignment at the end.
