@@ -5,12 +5,22 @@
 #   - `sfm synth --num-images N` (a ring around an object): the same, rotation error included,
 #     and geometric verification alone by each binary on the same matches (`sfm match` on a
 #     copy of the database with the verified pairs removed): time, verified pairs, inliers;
-#   - the 80-frame synthetic sequence with the KLT matcher (--sequence; after only).
+#   - the 80-frame synthetic sequence with the KLT matcher (--sequence; after only);
+#   - --flight N: a synthetic N-image drone survey (GPS, spatial matcher), whole reconstruct
+#     (after only; the 1,000-image bar);
+#   - --remap: the mapper alone, before vs after on the same verified pairs: each scene's
+#     AFTER database mapped again by both binaries (`sfm map`), wall and CPU seconds per step
+#     (stage_seconds mapping.<step> and mapping_cpu.<step>) and the evaluation.
 # The scenes are rendered with the AFTER binary.
 #
 #   bench/mapping_bench.sh --after SFM [--before SFM] [--device gpu|cpu|auto] [--out DIR]
 #                          [--fountain IMAGES_DIR] [--synth N] [--no-synth-before] [--sequence]
-#                          [--after-args "ARGS"] [--only-verification]
+#                          [--flight N] [--remap] [--after-args "ARGS"] [--only-verification]
+#
+# The issue-10 bars on the GPU machine in one call (about 6 minutes on an H100; the mapper
+# comparison needs --before):
+#   bench/mapping_bench.sh --after AFTER --before BEFORE --fountain .../fountain-P11/images \
+#     --synth 150 --no-synth-before --remap
 #
 # --after-args: more `reconstruct` arguments for the AFTER runs (e.g. --gpu-bundle-adjustment).
 # --only-verification: of the synthetic ring, only the verification comparison (its AFTER
@@ -20,7 +30,7 @@
 set -euo pipefail
 
 after="" before="" device=gpu out=/tmp/mapping_bench fountain="" synth=0 synth_before=1 sequence=0
-after_args="" only_verification=0
+after_args="" only_verification=0 flight=0 remap=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --after) after=$2; shift 2 ;;
@@ -33,6 +43,8 @@ while [ $# -gt 0 ]; do
     --sequence) sequence=1; shift ;;
     --after-args) after_args=$2; shift 2 ;;
     --only-verification) only_verification=1; shift ;;
+    --flight) flight=$2; shift 2 ;;
+    --remap) remap=1; shift ;;
     *) echo "mapping_bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +69,19 @@ reconstruct() {  # NAME BINARY IMAGES_DIR GT_DIR DEVICE [extra args]
   summary "$name" "$out/$name" "$gt"
 }
 
+# The mapper alone on a run's database: `sfm map` by BINARY, timed like reconstruct.
+remap() {  # NAME BINARY DATABASE IMAGES_DIR GT_DIR
+  local name=$1 bin=$2 database=$3 images=$4 gt=$5 extra=""
+  [ "$bin" = "$after" ] && extra=$after_args
+  [ -f "$database" ] || { echo "$name: no database $database"; return; }
+  rm -rf "$out/$name"
+  local TIMEFORMAT="$name: wall %R s, user %U s"
+  # shellcheck disable=SC2086  # extra holds several words
+  { time "$bin" map -q --device "$device" --database "$database" --image-path "$images" \
+      -o "$out/$name" $extra 2> "$out/$name.stderr" > /dev/null || echo "$name: failed (exit $?)"; } 2>&1
+  summary "$name" "$out/$name" "$gt"
+}
+
 # Verified pairs and their inliers in a database.
 sql() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(*r[0] if r else ())" "$@"; }
 verified() { echo "$(sql "$1" "select count(*), coalesce(sum(rows),0) from two_view_geometries where rows > 0" | awk '{print $1 " verified pairs, " $2 " inliers"}')"; }
@@ -78,6 +103,10 @@ if [ -n "$fountain" ]; then
   [ -z "$before" ] || reconstruct fountain-before "$before" "$fountain" "$gt" "$device"
   # shellcheck disable=SC2086  # after_args are several words
   reconstruct fountain-after "$after" "$fountain" "$gt" "$device" $after_args
+  if [ "$remap" = 1 ]; then
+    [ -z "$before" ] || remap fountain-map-before "$before" "$out/fountain-after/database.db" "$fountain" "$gt"
+    remap fountain-map-after "$after" "$out/fountain-after/database.db" "$fountain" "$gt"
+  fi
 fi
 
 if [ "$synth" -gt 0 ]; then
@@ -91,6 +120,17 @@ if [ "$synth" -gt 0 ]; then
     reverify "synth$synth-verify-after" "$after" "$out/synth$synth-after/database.db"
     [ "$synth_before" = 0 ] || [ "$only_verification" = 1 ] || reconstruct "synth$synth-before" "$before" "$scene/images" "$scene/gt_dense_cameras" "$device"
   fi
+  if [ "$remap" = 1 ] && [ "$only_verification" = 0 ]; then
+    [ -z "$before" ] || remap "synth$synth-map-before" "$before" "$out/synth$synth-after/database.db" "$scene/images" "$scene/gt_dense_cameras"
+    remap "synth$synth-map-after" "$after" "$out/synth$synth-after/database.db" "$scene/images" "$scene/gt_dense_cameras"
+  fi
+fi
+
+if [ "$flight" -gt 0 ]; then
+  scene="$out/flight$flight"
+  [ -d "$scene/images" ] || "$after" synth -q --flight --num-images "$flight" "$scene"
+  # shellcheck disable=SC2086
+  reconstruct "flight$flight-after" "$after" "$scene/images" "$scene/gt_dense_cameras" "$device" --matcher spatial $after_args
 fi
 
 if [ "$sequence" = 1 ]; then

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,10 @@ class Timer {
  private:
   std::chrono::steady_clock::time_point start_;
 };
+
+// CPU seconds used by the whole process (all threads) since it started: beside wall time on a
+// machine shared with other jobs, where wall time measures the load as much as the work.
+inline double ProcessCpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 // Ordered list of (stage name, seconds); each Add is also logged ("stage matching: 1.2 s") so
 // long runs show where the time goes as it passes. Not thread-safe: the driver times stages.

@@ -51,6 +51,7 @@ struct MapperSummary {
   int num_local_ba = 0;
   PriorAlignment georeference;  // the last alignment to the GPS priors (prior_alignment.h)
   MapperStepTimes times;
+  MapperStepTimes cpu_times;  // process CPU seconds (all threads) of the same steps
 };
 
 // `scene` holds cameras (with priors) and images with keypoints, nothing registered. Tracks

@@ -56,27 +56,75 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
   return score;
 }
 
+namespace {
+
+struct Ranked {
+  const VerifiedPair* pair;
+  size_t index;  // in the input, the last tie-break
+  InitialPairScore score;
+};
+
+// The candidates' order within a group: best score first, then more inliers, then input order.
+bool RanksBefore(const Ranked& a, const Ranked& b) {
+  if (a.score.score != b.score.score) return a.score.score > b.score.score;
+  const size_t inliers_a = a.pair->geometry.inlier_matches.size();
+  const size_t inliers_b = b.pair->geometry.inlier_matches.size();
+  if (inliers_a != inliers_b) return inliers_a > inliers_b;
+  return a.index < b.index;
+}
+
+// The `count` best-ranked pairs of `order` (indices into `pairs` by decreasing inlier count),
+// best first. A pair's score never exceeds its inlier count, so scoring stops at the first
+// pair whose inlier count is below the worst score kept: no later pair can rank before it.
+std::vector<Ranked> BestScored(const std::vector<VerifiedPair>& pairs, const std::vector<size_t>& order,
+                               const Scene& scene, double wanted_angle_deg, size_t count,
+                               int* num_scored) {
+  std::vector<Ranked> kept;
+  if (count == 0) return kept;
+  for (size_t index : order) {
+    const VerifiedPair& pair = pairs[index];
+    const double bound = static_cast<double>(pair.geometry.inlier_matches.size());
+    if (kept.size() == count && bound < kept.back().score.score) break;
+    const Ranked ranked{&pair, index, ScoreInitialPair(pair, scene, wanted_angle_deg)};
+    ++*num_scored;
+    if (ranked.score.score <= 0) continue;
+    if (kept.size() == count && !RanksBefore(ranked, kept.back())) continue;
+    kept.insert(std::upper_bound(kept.begin(), kept.end(), ranked, RanksBefore), ranked);
+    if (kept.size() > count) kept.pop_back();
+  }
+  return kept;
+}
+
+}  // namespace
+
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
-                                                       int max_candidates) {
-  struct Ranked {
-    const VerifiedPair* pair;
-    InitialPairScore score;
-  };
-  std::vector<Ranked> ranked;
-  for (const auto& pair : pairs) {
-    const InitialPairScore score = ScoreInitialPair(pair, scene, wanted_angle_deg);
-    if (score.score > 0) ranked.push_back({&pair, score});
+                                                       int max_candidates, int* num_scored) {
+  int scored = 0;
+  // General pairs, then planar ones; within each by decreasing inlier count (the bound).
+  std::vector<size_t> general, planar;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const TwoViewGeometry& geometry = pairs[i].geometry;
+    if (geometry.configuration == TwoViewConfiguration::kPanoramic ||
+        geometry.configuration == TwoViewConfiguration::kDegenerate ||
+        geometry.inlier_matches.empty()) {
+      continue;
+    }
+    (geometry.configuration == TwoViewConfiguration::kPlanar ? planar : general).push_back(i);
   }
-  auto is_planar = [](const Ranked& r) {
-    return r.pair->geometry.configuration == TwoViewConfiguration::kPlanar;
+  auto by_inliers = [&](size_t a, size_t b) {
+    const size_t inliers_a = pairs[a].geometry.inlier_matches.size();
+    const size_t inliers_b = pairs[b].geometry.inlier_matches.size();
+    return inliers_a != inliers_b ? inliers_a > inliers_b : a < b;
   };
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) {
-    if (is_planar(a) != is_planar(b)) return !is_planar(a);
-    if (a.score.score != b.score.score) return a.score.score > b.score.score;
-    return a.pair->geometry.inlier_matches.size() > b.pair->geometry.inlier_matches.size();
-  });
-  if (ranked.size() > static_cast<size_t>(max_candidates)) ranked.resize(max_candidates);
+  std::sort(general.begin(), general.end(), by_inliers);
+  std::sort(planar.begin(), planar.end(), by_inliers);
+  const size_t wanted = static_cast<size_t>(std::max(0, max_candidates));
+  std::vector<Ranked> ranked = BestScored(pairs, general, scene, wanted_angle_deg, wanted, &scored);
+  const std::vector<Ranked> planar_ranked =
+      BestScored(pairs, planar, scene, wanted_angle_deg, wanted - ranked.size(), &scored);
+  ranked.insert(ranked.end(), planar_ranked.begin(), planar_ranked.end());
+  if (num_scored != nullptr) *num_scored = scored;
   std::vector<const VerifiedPair*> candidates;
   for (const Ranked& r : ranked) candidates.push_back(r.pair);
   return candidates;

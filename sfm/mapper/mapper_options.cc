@@ -15,6 +15,7 @@ void IncrementalMapperOptions::Check() const {
   PROJ_REQUIRE(local_ba_max_constant_images >= 2,
                "mapper local_ba_max_constant_images must be >= 2 (they fix the gauge)");
   PROJ_REQUIRE(global_ba_growth >= 1.0, "mapper global_ba_growth must be >= 1");
+  PROJ_REQUIRE(principal_point_max_rounds >= 1, "mapper principal_point_max_rounds must be >= 1");
   priors.Check();
   using Solver = BundleAdjustmentOptions::Solver;
   for (const Solver solver : {global_ba_solver, local_ba_solver}) {

@@ -42,6 +42,8 @@ struct IncrementalMapperOptions {
   // constrain it and keeps the result only when plausible (principal_point_rule.h).
   enum class PrincipalPoint { kOff, kOn, kAuto };
   PrincipalPoint principal_point = PrincipalPoint::kAuto;
+  // kAuto: final rounds run again, from the finished model, with the principal points refined.
+  int principal_point_max_rounds = 1;
   // With global_ba_gpu / local_ba_gpu, those adjustments run with solver kAuto: on our GPU
   // LM-PCG solver when a CUDA device is usable (and the adjustment has at least
   // BundleAdjustmentOptions::gpu_min_observations observations), on our CPU solver otherwise.
@@ -51,7 +53,9 @@ struct IncrementalMapperOptions {
   // Solver of the adjustments that do not run on the GPU (kCeres or kCpu; kCpu is our LM with
   // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count, with
   // the prior terms of Ceres' path). On fountain-P11's final adjustment it reaches Ceres' cost
-  // (relative difference 2e-9) in less than half the time (bench/ba_bench --model).
+  // (relative difference 2e-9) in less than half the time (bench/ba_bench --model);
+  // the local adjustments of a 60-image ring (~65,000 observations, 2 LM iterations each) take
+  // half the CPU time of Ceres' and give the same model (bench/RESULTS-mapping.md).
   BundleAdjustmentOptions::Solver global_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
   BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
 

@@ -31,6 +31,26 @@ double MaxTriangulationAngleDeg(const Scene& scene, const Point3D& point) {
   return best;
 }
 
+namespace {
+
+// Whether two of the point's observations, from cameras centred at centres[image id], see it
+// at least min_angle_deg apart. Stops at the first such pair: most points pass at once.
+bool HasTriangulationAngle(const std::vector<Eigen::Vector3d>& centres, const Point3D& point,
+                           double min_angle_deg) {
+  const auto& track = point.track;
+  for (size_t a = 0; a < track.size(); ++a) {
+    const Eigen::Vector3d& ca = centres[track[a].image_id];
+    for (size_t b = a + 1; b < track.size(); ++b) {
+      if (TriangulationAngleDeg(ca, centres[track[b].image_id], point.position) >= min_angle_deg) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int FilterPoints(Scene* scene, double max_error_px, double min_angle_deg,
                  const std::vector<int>* point_ids, std::vector<int>* deleted_point_ids) {
   std::vector<int> ids;
@@ -40,25 +60,33 @@ int FilterPoints(Scene* scene, double max_error_px, double min_angle_deg,
     ids.reserve(scene->points.size());
     for (const auto& [id, point] : scene->points) ids.push_back(id);
   }
+  // Camera centres once, not once per pair of observations of every point.
+  std::vector<Eigen::Vector3d> centres(scene->images.size(), Eigen::Vector3d::Zero());
+  for (size_t i = 0; i < scene->images.size(); ++i) {
+    if (scene->images[i].registered) centres[i] = scene->images[i].cam_from_world.Center();
+  }
   int removed = 0;
+  std::vector<TrackElement> outliers;
   for (int id : ids) {
     auto it = scene->points.find(id);
     if (it == scene->points.end()) continue;
-    const std::vector<TrackElement> track = it->second.track;
-    const Eigen::Vector3d position = it->second.position;
-    for (const auto& element : track) {
-      if (ReprojectionErrorPx(*scene, element.image_id, element.keypoint_index, position) >
+    outliers.clear();
+    for (const auto& element : it->second.track) {
+      if (ReprojectionErrorPx(*scene, element.image_id, element.keypoint_index, it->second.position) >
           max_error_px) {
-        scene->DeleteObservation(element.image_id, element.keypoint_index);  // may delete point
-        ++removed;
+        outliers.push_back(element);
       }
     }
-    it = scene->points.find(id);
+    for (const auto& element : outliers) {
+      scene->DeleteObservation(element.image_id, element.keypoint_index);  // may delete point
+      ++removed;
+    }
+    if (!outliers.empty()) it = scene->points.find(id);
     if (it == scene->points.end()) {
       if (deleted_point_ids) deleted_point_ids->push_back(id);
       continue;
     }
-    if (MaxTriangulationAngleDeg(*scene, it->second) < min_angle_deg) {
+    if (!HasTriangulationAngle(centres, it->second, min_angle_deg)) {
       removed += static_cast<int>(it->second.track.size());
       scene->DeletePoint(id);
       if (deleted_point_ids) deleted_point_ids->push_back(id);

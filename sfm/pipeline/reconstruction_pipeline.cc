@@ -4,6 +4,7 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "core/timer.h"
 #include "cuda/device.h"
 #include "features/compute_device.h"
 #include "sfm/pipeline/gps_priors.h"
@@ -171,6 +172,7 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
 void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
                      const SceneDatabase& database, ReconstructionResult* result) {
   Timer timer;
+  const double cpu_start = ProcessCpuSeconds();
   ViewGraph graph = LoadViewGraph(database, image_ids);
   ReconstructionStatistics& statistics = result->statistics;
   statistics.num_cameras = static_cast<int>(graph.scene.cameras.size());
@@ -214,6 +216,11 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   result->times.Add("mapping", timer.ElapsedSeconds());
   for (const auto& [step, seconds] : result->mapper.times.Entries()) {
     result->times.Add("mapping." + step, seconds);
+  }
+  // CPU seconds beside: on a shared machine wall time measures the load as much as the work.
+  result->times.Add("mapping_cpu", ProcessCpuSeconds() - cpu_start);
+  for (const auto& [step, seconds] : result->mapper.cpu_times.Entries()) {
+    result->times.Add("mapping_cpu." + step, seconds);
   }
 }
 

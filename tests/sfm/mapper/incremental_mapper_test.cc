@@ -205,5 +205,62 @@ TEST(IncrementalMapper, SameSeedSameModel) {
   }
 }
 
+// The small scene with more points (the principal-point rule wants 300 per image), its camera's
+// principal point in the input at the image centre, while the truth's is 7 px right and 5 px
+// up of it (synthetic_scene.h).
+testing::MapperTestScene CentredPrincipalPointScene() {
+  testing::SyntheticSceneOptions options = SmallScene();
+  options.num_points = 1500;
+  testing::MapperTestScene test = testing::MakeMapperTestScene(options);
+  Camera& camera = test.input.cameras[0];
+  const std::vector<int> pp = camera.PrincipalPointIndices();
+  camera.params[pp[0]] = camera.width / 2.0;
+  camera.params[pp[1]] = camera.height / 2.0;
+  return test;
+}
+
+Eigen::Vector2d PrincipalPointOffset(const Scene& scene, const Scene& truth) {
+  return scene.cameras[0].PrincipalPoint() - truth.cameras[0].PrincipalPoint();
+}
+
+TEST(IncrementalMapper, AutoPrincipalPointMovesToTheTruthWhereTheViewsConstrainIt) {
+  const testing::MapperTestScene test = CentredPrincipalPointScene();
+  ASSERT_GT(PrincipalPointOffset(test.input, test.truth).norm(), 8);
+  Scene off = test.input, automatic = test.input;
+  IncrementalMapperOptions options;
+  options.principal_point = IncrementalMapperOptions::PrincipalPoint::kOff;
+  ASSERT_EQ(RunIncrementalMapper(options, test.tracks, test.pairs, &off).num_registered, 12);
+  EXPECT_EQ(PrincipalPointOffset(off, test.input).norm(), 0);
+
+  options.principal_point = IncrementalMapperOptions::PrincipalPoint::kAuto;
+  ASSERT_EQ(RunIncrementalMapper(options, test.tracks, test.pairs, &automatic).num_registered, 12);
+  // Exact keypoints: the refined principal point is the true one, and the poses improve.
+  EXPECT_LT(PrincipalPointOffset(automatic, test.truth).norm(), 0.2);
+  EXPECT_LT(MeanReprojectionErrorPx(automatic), 0.1 * MeanReprojectionErrorPx(off));
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(test.truth, automatic),
+            0.5 * testing::MaxRelativeRotationErrorDeg(test.truth, off));
+}
+
+TEST(IncrementalMapper, AutoPrincipalPointStaysNearATrueCentre) {
+  // The input's principal point is the true one: auto may keep it or refine it, but only by
+  // noise (the keypoints are exact, so by almost nothing).
+  const testing::MapperTestScene test = CentredPrincipalPointScene();
+  // The true points seen through the centred camera.
+  Scene truth = test.truth;
+  truth.cameras[0] = test.input.cameras[0];
+  testing::MapperTestScene centred = test;
+  for (const auto& [id, point] : truth.points) {
+    for (const TrackElement& e : point.track) {
+      Eigen::Vector2d& uv = centred.input.images[e.image_id].keypoints[e.keypoint_index];
+      ASSERT_TRUE(truth.cameras[0].Project(truth.images[e.image_id].cam_from_world * point.position, &uv));
+    }
+  }
+  Scene automatic = centred.input;
+  IncrementalMapperOptions options;
+  ASSERT_EQ(RunIncrementalMapper(options, centred.tracks, centred.pairs, &automatic).num_registered, 12);
+  EXPECT_LT(PrincipalPointOffset(automatic, truth).norm(), 0.2);
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(truth, automatic), 0.01);
+}
+
 }  // namespace
 }  // namespace proj

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "datasets/synthetic/random.h"
 #include "tests/sfm/ba/synthetic_scene.h"
+#include "tests/sfm/mapper/mapper_test_scene.h"
 
 namespace proj {
 namespace {
@@ -99,6 +102,62 @@ TEST(InitialPair, PairsWithoutPoseRankBehindEqualPairsWithWideAngles) {
   EXPECT_EQ(without.median_angle_deg, -1);
   EXPECT_LT(without.score, with.score);
   EXPECT_GT(without.score, 0);
+}
+
+// The ranking InitialPairCandidates must give: every pair scored, general pairs before planar
+// ones, best score first (ties: more inliers, then input order).
+std::vector<const VerifiedPair*> ExhaustiveRanking(const std::vector<VerifiedPair>& pairs, const Scene& scene,
+                                                   double wanted_angle_deg, size_t max_candidates) {
+  struct Scored {
+    const VerifiedPair* pair;
+    InitialPairScore score;
+  };
+  std::vector<Scored> scored;
+  for (const VerifiedPair& pair : pairs) {
+    const InitialPairScore score = ScoreInitialPair(pair, scene, wanted_angle_deg);
+    if (score.score > 0) scored.push_back({&pair, score});
+  }
+  auto planar = [](const Scored& s) { return s.pair->geometry.configuration == TwoViewConfiguration::kPlanar; };
+  std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+    if (planar(a) != planar(b)) return !planar(a);
+    if (a.score.score != b.score.score) return a.score.score > b.score.score;
+    return a.pair->geometry.inlier_matches.size() > b.pair->geometry.inlier_matches.size();
+  });
+  std::vector<const VerifiedPair*> ranking;
+  for (size_t i = 0; i < scored.size() && i < max_candidates; ++i) ranking.push_back(scored[i].pair);
+  return ranking;
+}
+
+TEST(InitialPair, CandidatesAreTheBestOfAllPairsWithoutScoringThemAll) {
+  // 30 images on an arc: neighbours share many points at small angles, distant images few at
+  // wide angles.
+  testing::SyntheticSceneOptions options = testing::SmallMapperScene();
+  options.num_images = 30;
+  options.num_points = 3000;
+  testing::MapperTestScene test = testing::MakeMapperTestScene(options);
+  // Some planar pairs, which rank last whatever their score.
+  for (size_t i = 0; i < test.pairs.size(); i += 7) {
+    test.pairs[i].geometry.configuration = TwoViewConfiguration::kPlanar;
+  }
+  ASSERT_GT(test.pairs.size(), 300u);
+  for (const double angle : {16.0, 4.0}) {
+    for (const int max_candidates : {1, 5, 40}) {
+      int num_scored = 0;
+      const std::vector<const VerifiedPair*> candidates =
+          InitialPairCandidates(test.pairs, test.input, angle, max_candidates, &num_scored);
+      EXPECT_EQ(candidates, ExhaustiveRanking(test.pairs, test.input, angle, max_candidates))
+          << "angle " << angle << ", " << max_candidates << " candidates";
+      EXPECT_LT(num_scored, static_cast<int>(test.pairs.size()) / 2)
+          << "angle " << angle << ", " << max_candidates << " candidates";
+    }
+  }
+  // Asking for more candidates than there are general pairs fills up with planar ones, and
+  // then every pair is scored.
+  int num_scored = 0;
+  const int all = static_cast<int>(test.pairs.size());
+  EXPECT_EQ(InitialPairCandidates(test.pairs, test.input, 16, all, &num_scored),
+            ExhaustiveRanking(test.pairs, test.input, 16, all));
+  EXPECT_EQ(num_scored, all);
 }
 
 }  // namespace
