@@ -39,10 +39,17 @@ void SprtTest::Update() {
   // C: expected log-likelihood ratio per datum of a bad model (Kullback-Leibler divergence).
   const double c = (1.0 - delta_) * std::log((1.0 - delta_) / (1.0 - epsilon_)) +
                    delta_ * std::log(delta_ / epsilon_);
-  // A* = t_M C / m_S + 1 + log(A*), solved by fixed-point iteration (paper, eq. 6).
+  // A* = t_M C / m_S + 1 + log(A*), solved by fixed-point iteration (paper, eq. 6). The map
+  // contracts by 1/A per step; delta moves little between updates, so starting from the last
+  // A usually takes two steps (this runs after every rejected hypothesis).
   const double a0 = model_cost_ * c / models_per_sample_ + 1.0;
-  double a = a0;
-  for (int i = 0; i < 10; ++i) a = a0 + std::log(a);
+  double a = threshold_ > 1.0 ? threshold_ : a0;
+  for (int i = 0; i < 10; ++i) {
+    const double next = a0 + std::log(a);
+    const bool converged = std::abs(next - a) <= 1e-12 * next;
+    a = next;
+    if (converged) break;
+  }
   threshold_ = std::max(a, 1.0 + 1e-9);
 }
 

@@ -2,10 +2,10 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
-#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include "geometry/solvers/normalization.h"
+#include "geometry/solvers/null_space.h"
 #include "geometry/solvers/polynomial.h"
 
 namespace proj {
@@ -68,10 +68,8 @@ void SolveFundamentalSevenPoint(const std::array<Eigen::Vector2d, 7>& points1,
     a_transpose.col(i) = EpipolarRow(ApplyNormalization(t1, points1[i]).homogeneous(),
                                      ApplyNormalization(t2, points2[i]).homogeneous());
   }
-  // The last two columns of Q in A^T = QR span the null space of A.
-  const Eigen::HouseholderQR<Eigen::Matrix<double, 9, 7>> qr(a_transpose);
-  const Eigen::Matrix<double, 9, 9> q = qr.householderQ();
-  const Eigen::Matrix<double, 9, 1> v1 = q.col(7), v2 = q.col(8);
+  const Eigen::Matrix<double, 9, 2> null_space = NullSpaceOfTransposed(a_transpose);
+  const Eigen::Matrix<double, 9, 1> v1 = null_space.col(0), v2 = null_space.col(1);
   const Eigen::Matrix3d f1 = Eigen::Map<const RowMajor3d>(v1.data());
   const Eigen::Matrix3d f2 = Eigen::Map<const RowMajor3d>(v2.data());
   // det(f1 + lambda (f2 - f1)) = 0 covers every member of the pencil except f2 - f1 itself.
