@@ -11,7 +11,10 @@
 // same matches. --max-pairs takes that many pairs spread evenly over the list.
 //
 //   two_view_bench [--repeats 5] [--pairs 20] [--strecha DIR] [--images 5] [--features 8000]
-//   two_view_bench --database DB [--max-pairs N]
+//   two_view_bench --database DB [--max-pairs N] [--per-pair FILE] [--seed S]
+// --per-pair writes one line per pair (pair id, matches, configuration, inliers, F/E/H
+// inliers), to compare two versions pair by pair; --seed (the pipeline's --seed, default 0)
+// shows how much of such a difference is RANSAC's own randomness.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -180,7 +183,8 @@ void Run(const std::string& label, const std::vector<Pair>& pairs, int repeats) 
 }
 
 // Verifies the matched pairs of a database, one thread, each once.
-void RunDatabase(const std::string& path, int max_pairs) {
+void RunDatabase(const std::string& path, int max_pairs, const std::string& per_pair_path,
+                 uint64_t seed) {
   const SceneDatabase database(path, SceneDatabase::Mode::kReadOnly);
   std::map<int, Camera> cameras;
   for (const DatabaseCamera& camera : database.ReadCameras()) cameras[camera.camera_id] = camera.camera;
@@ -198,11 +202,14 @@ void RunDatabase(const std::string& path, int max_pairs) {
     for (int k = 0; k < max_pairs; ++k) spread.push_back(pair_ids[k * pair_ids.size() / max_pairs]);
     pair_ids = std::move(spread);
   }
-  const TwoViewGeometryOptions options;
+  TwoViewGeometryOptions options;
+  options.seed = seed;
   double total_ms = 0;
   size_t total_matches = 0, total_inliers = 0;
   int num_verified = 0;
   std::map<std::string, int> configurations;
+  std::FILE* per_pair = per_pair_path.empty() ? nullptr : std::fopen(per_pair_path.c_str(), "w");
+  PROJ_REQUIRE(per_pair_path.empty() || per_pair != nullptr, "cannot write " << per_pair_path);
   for (const int64_t pair_id : pair_ids) {
     const auto [image1, image2] = ImageIdsFromPairId(pair_id);
     const std::vector<FeatureMatch> matches =
@@ -215,7 +222,14 @@ void RunDatabase(const std::string& path, int max_pairs) {
     total_inliers += geometry.inlier_matches.size();
     num_verified += !geometry.inlier_matches.empty();
     ++configurations[TwoViewConfigurationName(geometry.configuration)];
+    if (per_pair != nullptr) {
+      std::fprintf(per_pair, "%lld %zu %s %zu %d %d %d\n", static_cast<long long>(pair_id),
+                   matches.size(), TwoViewConfigurationName(geometry.configuration).c_str(),
+                   geometry.inlier_matches.size(), geometry.num_f_inliers, geometry.num_e_inliers,
+                   geometry.num_h_inliers);
+    }
   }
+  if (per_pair != nullptr) std::fclose(per_pair);
   std::printf("database %zu pairs, %zu matches/pair: %.2f ms/pair; %d verified, %zu inliers;",
               pair_ids.size(), total_matches / std::max<size_t>(1, pair_ids.size()),
               total_ms / std::max<size_t>(1, pair_ids.size()), num_verified, total_inliers);
@@ -227,7 +241,8 @@ int Main(int argc, char** argv) {
   CLI::App app("Two-view verification benchmark");
   int repeats = 5, num_pairs = 20, num_images = 5, max_features = 8000;
   int max_pairs = 0;
-  std::string strecha, database;
+  uint64_t seed = 0;
+  std::string strecha, database, per_pair;
   app.add_option("--repeats", repeats);
   app.add_option("--pairs", num_pairs, "synthetic pairs per scene");
   app.add_option("--strecha", strecha, "Strecha scene folder (images/, gt_dense_cameras/)");
@@ -235,9 +250,11 @@ int Main(int argc, char** argv) {
   app.add_option("--features", max_features);
   app.add_option("--database", database, "scene database: verify its matched pairs instead");
   app.add_option("--max-pairs", max_pairs, "with --database: at most this many pairs (0 = all)");
+  app.add_option("--per-pair", per_pair, "with --database: per-pair results into this file");
+  app.add_option("--seed", seed, "with --database: RANSAC seed, as sfm's --seed");
   if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
   if (!database.empty()) {
-    RunDatabase(database, max_pairs);
+    RunDatabase(database, max_pairs, per_pair, seed);
     return 0;
   }
   const std::pair<const char*, Scene> scenes[] = {{"synthetic general", Scene::kGeneral},

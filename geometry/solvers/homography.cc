@@ -73,8 +73,8 @@ bool SolveHomographyDlt(const std::vector<Eigen::Vector2d>& points1,
   for (size_t i = 0; i < n; ++i) {
     Row9 r1, r2;
     DltRows(ApplyNormalization(t1, points1[i]), ApplyNormalization(t2, points2[i]), &r1, &r2);
-    normal.selfadjointView<Eigen::Lower>().rankUpdate(r1);
-    normal.selfadjointView<Eigen::Lower>().rankUpdate(r2);
+    AddOuterProductLower(r1, &normal);
+    AddOuterProductLower(r2, &normal);
   }
   // The solver reads only the lower triangle filled by rankUpdate.
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eigen(normal);
