@@ -5,8 +5,16 @@
 // cross-check, priors from the ground-truth K). Times are the thread's CPU time (other work on
 // a shared machine inflates wall time), the fastest of the repeats of each pair, then the mean
 // over the pairs.
+// With --database, the matched pairs of a scene database instead (the pipeline's own input:
+// keypoints, matches, cameras), each verified once as the verification stage does (seeded by
+// its pair id): CPU ms per pair, verified pairs and their inliers, to compare changes on the
+// same matches. --max-pairs takes that many pairs spread evenly over the list.
 //
 //   two_view_bench [--repeats 5] [--pairs 20] [--strecha DIR] [--images 5] [--features 8000]
+//   two_view_bench --database DB [--max-pairs N] [--per-pair FILE] [--seed S]
+// --per-pair writes one line per pair (pair id, matches, configuration, inliers, F/E/H
+// inliers), to compare two versions pair by pair; --seed (the pipeline's --seed, default 0)
+// shows how much of such a difference is RANSAC's own randomness.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -20,6 +28,7 @@
 
 #include "bench/bench_cli.h"
 #include "matching/two_view_geometry.h"
+#include "sfm/database/scene_database.h"
 #include "tests/features/sift_test_support.h"
 
 namespace proj {
@@ -173,16 +182,81 @@ void Run(const std::string& label, const std::vector<Pair>& pairs, int repeats) 
               Median(translation_errors), Max(translation_errors));
 }
 
+// Verifies the matched pairs of a database, one thread, each once.
+void RunDatabase(const std::string& path, int max_pairs, const std::string& per_pair_path,
+                 uint64_t seed) {
+  const SceneDatabase database(path, SceneDatabase::Mode::kReadOnly);
+  std::map<int, Camera> cameras;
+  for (const DatabaseCamera& camera : database.ReadCameras()) cameras[camera.camera_id] = camera.camera;
+  std::map<int, TwoViewPoints> points;
+  for (const DatabaseImage& image : database.ReadImages()) {
+    std::vector<Eigen::Vector2d> pixels;
+    for (const Keypoint& keypoint : database.ReadKeypoints(image.image_id)) {
+      pixels.emplace_back(keypoint.x, keypoint.y);
+    }
+    points[image.image_id] = MakeTwoViewPoints(cameras.at(image.camera_id), std::move(pixels));
+  }
+  std::vector<int64_t> pair_ids = database.ReadMatchedPairIds();
+  if (max_pairs > 0 && static_cast<int>(pair_ids.size()) > max_pairs) {
+    std::vector<int64_t> spread;
+    for (int k = 0; k < max_pairs; ++k) spread.push_back(pair_ids[k * pair_ids.size() / max_pairs]);
+    pair_ids = std::move(spread);
+  }
+  TwoViewGeometryOptions options;
+  options.seed = seed;
+  double total_ms = 0;
+  size_t total_matches = 0, total_inliers = 0;
+  int num_verified = 0;
+  std::map<std::string, int> configurations;
+  std::FILE* per_pair = per_pair_path.empty() ? nullptr : std::fopen(per_pair_path.c_str(), "w");
+  PROJ_REQUIRE(per_pair_path.empty() || per_pair != nullptr, "cannot write " << per_pair_path);
+  for (const int64_t pair_id : pair_ids) {
+    const auto [image1, image2] = ImageIdsFromPairId(pair_id);
+    const std::vector<FeatureMatch> matches =
+        database.ReadMatches(image1, image2).value_or(std::vector<FeatureMatch>());
+    const double start_ms = ThreadCpuMs();
+    const TwoViewGeometry geometry = EstimateListedPairGeometry(
+        options, static_cast<size_t>(pair_id), points.at(image1), points.at(image2), matches);
+    total_ms += ThreadCpuMs() - start_ms;
+    total_matches += matches.size();
+    total_inliers += geometry.inlier_matches.size();
+    num_verified += !geometry.inlier_matches.empty();
+    ++configurations[TwoViewConfigurationName(geometry.configuration)];
+    if (per_pair != nullptr) {
+      std::fprintf(per_pair, "%lld %zu %s %zu %d %d %d\n", static_cast<long long>(pair_id),
+                   matches.size(), TwoViewConfigurationName(geometry.configuration).c_str(),
+                   geometry.inlier_matches.size(), geometry.num_f_inliers, geometry.num_e_inliers,
+                   geometry.num_h_inliers);
+    }
+  }
+  if (per_pair != nullptr) std::fclose(per_pair);
+  std::printf("database %zu pairs, %zu matches/pair: %.2f ms/pair; %d verified, %zu inliers;",
+              pair_ids.size(), total_matches / std::max<size_t>(1, pair_ids.size()),
+              total_ms / std::max<size_t>(1, pair_ids.size()), num_verified, total_inliers);
+  for (const auto& [name, count] : configurations) std::printf(" %s %d", name.c_str(), count);
+  std::printf("\n");
+}
+
 int Main(int argc, char** argv) {
   CLI::App app("Two-view verification benchmark");
   int repeats = 5, num_pairs = 20, num_images = 5, max_features = 8000;
-  std::string strecha;
+  int max_pairs = 0;
+  uint64_t seed = 0;
+  std::string strecha, database, per_pair;
   app.add_option("--repeats", repeats);
   app.add_option("--pairs", num_pairs, "synthetic pairs per scene");
   app.add_option("--strecha", strecha, "Strecha scene folder (images/, gt_dense_cameras/)");
   app.add_option("--images", num_images, "first images of the Strecha scene");
   app.add_option("--features", max_features);
+  app.add_option("--database", database, "scene database: verify its matched pairs instead");
+  app.add_option("--max-pairs", max_pairs, "with --database: at most this many pairs (0 = all)");
+  app.add_option("--per-pair", per_pair, "with --database: per-pair results into this file");
+  app.add_option("--seed", seed, "with --database: RANSAC seed, as sfm's --seed");
   if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
+  if (!database.empty()) {
+    RunDatabase(database, max_pairs, per_pair, seed);
+    return 0;
+  }
   const std::pair<const char*, Scene> scenes[] = {{"synthetic general", Scene::kGeneral},
                                                   {"synthetic planar", Scene::kPlanar},
                                                   {"synthetic rotation", Scene::kRotation},

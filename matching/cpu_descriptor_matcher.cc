@@ -2,32 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "core/parallel_for.h"
+#include "matching/nearest_two.h"
 
 namespace proj {
 namespace {
 
-// Rows per GEMM block: bounds the scratch matrix to kBlockRows x N floats.
-constexpr int kBlockRows = 256;
-
-struct BestTwo {
-  float best = -2, second = -2;  // dot products (larger = closer)
-  int best_index = -1;
-  void Offer(float dot, int index) {
-    if (dot > best) {
-      second = best;
-      best = dot;
-      best_index = index;
-    } else if (dot > second) {
-      second = dot;
-    }
-  }
-};
-
 // Ratio test on L2 distances of unit vectors: d^2 = 2 - 2 dot.
-bool PassesRatio(const BestTwo& b, double max_ratio) {
+bool PassesRatio(const NearestTwo& b, double max_ratio) {
   if (b.best_index < 0) return false;
   const double d1 = std::sqrt(std::max(0.0, 2.0 - 2.0 * b.best));
   const double d2 = std::sqrt(std::max(0.0, 2.0 - 2.0 * b.second));
@@ -43,25 +26,12 @@ std::vector<FeatureMatch> MatchDescriptorsCpu(const DescriptorMatrix& descriptor
   const int n2 = static_cast<int>(descriptors2.rows());
   std::vector<FeatureMatch> matches;
   if (n1 < 2 || n2 < 2) return matches;
-  std::vector<BestTwo> row_best(n1), col_best(n2);
-  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dots;
-  for (int start = 0; start < n1; start += kBlockRows) {
-    const int rows = std::min(kBlockRows, n1 - start);
-    dots.noalias() = descriptors1.middleRows(start, rows) * descriptors2.transpose();
-    for (int r = 0; r < rows; ++r) {
-      const float* row = dots.row(r).data();
-      BestTwo& rb = row_best[start + r];
-      for (int c = 0; c < n2; ++c) {
-        const float dot = row[c];
-        if (dot > rb.second) rb.Offer(dot, c);
-        if (cross_check && dot > col_best[c].second) col_best[c].Offer(dot, start + r);
-      }
-    }
-  }
+  std::vector<NearestTwo> rows, columns;
+  FindNearestTwo(descriptors1, descriptors2, &rows, cross_check ? &columns : nullptr);
   for (int i = 0; i < n1; ++i) {
-    if (!PassesRatio(row_best[i], max_ratio)) continue;
-    const int j = row_best[i].best_index;
-    if (cross_check && col_best[j].best_index != i) continue;
+    if (!PassesRatio(rows[i], max_ratio)) continue;
+    const int j = rows[i].best_index;
+    if (cross_check && columns[j].best_index != i) continue;
     matches.push_back({i, j});
   }
   return matches;

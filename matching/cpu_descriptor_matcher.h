@@ -1,5 +1,6 @@
-// Brute-force nearest-neighbour matching on the CPU: distances through a blocked float GEMM
-// (Eigen), best two neighbours per descriptor, Lowe's ratio test, mutual cross-check.
+// Brute-force nearest-neighbour matching on the CPU: best two neighbours per descriptor by dot
+// products (matching/nearest_two.h: an AVX2/FMA kernel where the CPU has it, a blocked Eigen
+// GEMM otherwise), Lowe's ratio test, mutual cross-check.
 // Pairs run in parallel on options.num_threads threads.
 #pragma once
 

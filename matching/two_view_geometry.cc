@@ -68,6 +68,23 @@ struct MatchedPoints {
   }
 };
 
+// The largest median parallax (degrees) on the masked correspondences among the poses that
+// RecoverPoseFromHomography keeps for H (pixels) under the cameras' priors.
+double MaxHomographyParallaxDeg(const Eigen::Matrix3d& h, const Camera& camera1,
+                                const Camera& camera2, const MatchedPoints& points,
+                                const std::vector<char>& mask) {
+  const Eigen::Matrix3d h_normalized =
+      camera2.CalibrationMatrix().inverse() * h * camera1.CalibrationMatrix();
+  std::vector<HomographyPose> poses;
+  RecoverPoseFromHomography(h_normalized, points.normalized1, points.normalized2, &mask, &poses);
+  double parallax = 0.0;
+  for (const HomographyPose& pose : poses) {
+    parallax = std::max(parallax, MedianParallaxDeg(pose.cam2_from_cam1, points.normalized1,
+                                                    points.normalized2, mask));
+  }
+  return parallax;
+}
+
 // The essential matrix nearest to K2^T F K1 under the cameras' priors.
 Eigen::Matrix3d EssentialFromFundamental(const Eigen::Matrix3d& f, const Camera& camera1,
                                          const Camera& camera2) {
@@ -137,7 +154,10 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
   result.F = f_report.model;
   RansacOptions ransac_e = ransac;
   ransac_e.max_error = options.max_error_px / (0.5 * (camera1.MeanFocal() + camera2.MeanFocal()));
-  const auto e_report = EstimateEssentialMatrix(ransac_e, normalized1, normalized2);
+  // E's inliers are inliers of the F it induces; sampling among F's inliers finds E after a
+  // few dozen samples where sampling all matches of a weak pair takes thousands.
+  const auto e_report =
+      EstimateEssentialMatrix(ransac_e, normalized1, normalized2, &f_report.inlier_mask);
   result.num_e_inliers = e_report.success ? CountMask(e_report.inlier_mask) : 0;
   if (e_report.success) result.E = e_report.model;
 
@@ -152,7 +172,8 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
   RansacOptions ransac_h = ransac;
   ransac_h.max_iterations = std::min(ransac.max_iterations, 2000);
   ransac_h.min_num_inliers = static_cast<int>(std::floor(options.max_h_inlier_ratio * num_inliers)) + 1;
-  const auto h_report = EstimateHomography(ransac_h, pixels1, pixels2);
+  // A dominant plane's points are inliers of the epipolar geometry: sampled among those.
+  const auto h_report = EstimateHomography(ransac_h, pixels1, pixels2, &mask);
   result.num_h_inliers = h_report.success ? CountMask(h_report.inlier_mask) : 0;
   if (h_report.success) result.H = h_report.model;
   result.configuration =
@@ -171,10 +192,17 @@ TwoViewGeometry Estimate(const TwoViewGeometryOptions& options, const Camera& ca
         calibrated ? num_epipolar_in_front
                    : RecoverPoseFromEssential(e_report.model, normalized1, normalized2,
                                               &e_report.inlier_mask, &e_pose);
-    const double parallax =
+    double parallax =
         num_e_in_front == 0
             ? 0.0
             : MedianParallaxDeg(e_pose, normalized1, normalized2, e_report.inlier_mask);
+    // On a plane, E has a twin solution explaining the same points (the five-point problem's
+    // planar ambiguity), whose pose may show no parallax: which of the two RANSAC keeps is a
+    // coin flip. The homography's own decompositions tell the translation of a planar pair.
+    if (parallax < options.min_panoramic_tri_angle_deg) {
+      parallax = std::max(parallax, MaxHomographyParallaxDeg(result.H, camera1, camera2, points,
+                                                             h_report.inlier_mask));
+    }
     // With wrong focal priors a rotation's E finds parallax that is not there; the
     // homography itself tells a rotation whatever the focal length.
     const RotationHomographyFit rotation = FitRotationHomography(

@@ -3,6 +3,7 @@
 // least-squares refit, so the inner loops do not allocate after warm-up.
 #include "geometry/ransac/estimate_two_view.h"
 
+#include <algorithm>
 #include <array>
 
 #include <Eigen/Geometry>
@@ -46,6 +47,24 @@ struct RefitScratch {
   }
 };
 
+// Errors of `count` consecutive data in one loop that the compiler vectorizes: the model is
+// copied into a local so that stores to `errors` cannot alias it.
+template <typename ErrorFunction>
+void BatchErrors(const PointPair* data, int count, const Eigen::Matrix3d& model,
+                 ErrorFunction error, double* errors) {
+  const Eigen::Matrix3d local = model;
+  for (int k = 0; k < count; ++k) errors[k] = error(local, data[k].x1, data[k].x2);
+}
+
+// The residuals as function objects, so that BatchErrors is instantiated (and inlined) per
+// residual.
+constexpr auto kSampson = [](const Eigen::Matrix3d& m, const Eigen::Vector2d& x1,
+                             const Eigen::Vector2d& x2) { return SampsonSquaredError(m, x1, x2); };
+constexpr auto kTransfer = [](const Eigen::Matrix3d& m, const Eigen::Vector2d& x1,
+                              const Eigen::Vector2d& x2) {
+  return HomographyTransferSquaredError(m, x1, x2);
+};
+
 // Splits a minimal sample into the two coordinate arrays the minimal solvers take.
 template <size_t N>
 void SplitSample(const std::array<PointPair, N>& sample, std::array<Eigen::Vector2d, N>* x1,
@@ -73,16 +92,28 @@ struct EssentialEstimator {
   double SquaredError(const Datum& datum, const Model& e) const {
     return SampsonSquaredError(e, datum.x1, datum.x2);
   }
+  void SquaredErrors(const Datum* data, int count, const Model& e, double* errors) const {
+    BatchErrors(data, count, e, kSampson, errors);
+  }
   // Non-linear Sampson refinement of the pose decomposed from `initial`: unlike the
   // eight-point algorithm it minimizes a geometric error and keeps the essential constraints.
+  // Of the four decompositions the one with most of up to kPoseVotes inliers in front wins:
+  // a vote that thousands of inliers would only confirm.
   bool Refit(const std::vector<Datum>& inliers, const Model& initial, Model* refined) const {
+    constexpr size_t kPoseVotes = 100;
     scratch.Split(inliers);
+    const size_t stride = (inliers.size() + kPoseVotes - 1) / kPoseVotes;
+    voters.assign(inliers.size(), 0);
+    for (size_t i = 0; i < inliers.size(); i += stride) voters[i] = 1;
     Rigid3d cam2_from_cam1;
-    if (RecoverPoseFromEssential(initial, scratch.x1, scratch.x2, nullptr, &cam2_from_cam1) == 0) {
+    if (RecoverPoseFromEssential(initial, scratch.x1, scratch.x2, &voters, &cam2_from_cam1) == 0) {
       return false;
     }
     RelativePoseRefinementOptions options;
     options.max_iterations = 10;
+    // Converged for RANSAC's purposes (the inlier set of a 4 px threshold) long before the
+    // default tolerance: further steps cost a pass over the inliers each.
+    options.function_tolerance = 1e-6;
     if (!RefineRelativePose(options, scratch.x1, scratch.x2, &cam2_from_cam1).success) {
       return false;
     }
@@ -91,6 +122,7 @@ struct EssentialEstimator {
     return refined->allFinite();
   }
   RefitScratch scratch;
+  mutable std::vector<char> voters;
 };
 
 struct FundamentalEstimator {
@@ -103,9 +135,20 @@ struct FundamentalEstimator {
     std::array<Eigen::Vector2d, kSampleSize> x1, x2;
     SplitSample(sample, &x1, &x2);
     SolveFundamentalSevenPoint(x1, x2, models);
+    // Solutions that put the sample's own points behind a camera are not scored (about half
+    // of those of samples with outliers).
+    models->erase(std::remove_if(models->begin(), models->end(),
+                                 [&](const Model& f) {
+                                   return !SatisfiesOrientedEpipolarConstraint(
+                                       f, x1.data(), x2.data(), kSampleSize);
+                                 }),
+                  models->end());
   }
   double SquaredError(const Datum& datum, const Model& f) const {
     return SampsonSquaredError(f, datum.x1, datum.x2);
+  }
+  void SquaredErrors(const Datum* data, int count, const Model& f, double* errors) const {
+    BatchErrors(data, count, f, kSampson, errors);
   }
   bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
     scratch.Split(inliers);
@@ -129,6 +172,9 @@ struct HomographyEstimator {
   double SquaredError(const Datum& datum, const Model& h) const {
     return HomographyTransferSquaredError(h, datum.x1, datum.x2);
   }
+  void SquaredErrors(const Datum* data, int count, const Model& h, double* errors) const {
+    BatchErrors(data, count, h, kTransfer, errors);
+  }
   bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
     scratch.Split(inliers);
     return SolveHomographyDlt(scratch.x1, scratch.x2, refined);
@@ -140,14 +186,15 @@ struct HomographyEstimator {
 
 RansacReport<Eigen::Matrix3d> EstimateEssentialMatrix(
     const RansacOptions& options, const std::vector<Eigen::Vector2d>& points1_normalized,
-    const std::vector<Eigen::Vector2d>& points2_normalized) {
+    const std::vector<Eigen::Vector2d>& points2_normalized, const std::vector<char>* sample_pool) {
   // A pixel threshold passed by mistake (the default 4.0 is one) would accept everything.
   PROJ_REQUIRE(options.max_error <= 0.5,
                "EstimateEssentialMatrix: RansacOptions.max_error is in normalized image units "
                "(pixels / focal length), got "
                    << options.max_error);
   return Ransac(options, EssentialEstimator{},
-                MakePairs("EstimateEssentialMatrix", points1_normalized, points2_normalized));
+                MakePairs("EstimateEssentialMatrix", points1_normalized, points2_normalized),
+                sample_pool);
 }
 
 RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(
@@ -159,8 +206,10 @@ RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(
 
 RansacReport<Eigen::Matrix3d> EstimateHomography(const RansacOptions& options,
                                                  const std::vector<Eigen::Vector2d>& pixels1,
-                                                 const std::vector<Eigen::Vector2d>& pixels2) {
-  return Ransac(options, HomographyEstimator{}, MakePairs("EstimateHomography", pixels1, pixels2));
+                                                 const std::vector<Eigen::Vector2d>& pixels2,
+                                                 const std::vector<char>* sample_pool) {
+  return Ransac(options, HomographyEstimator{}, MakePairs("EstimateHomography", pixels1, pixels2),
+                sample_pool);
 }
 
 }  // namespace proj

@@ -3,6 +3,9 @@
 // Convention: x2^T F x1 = 0, x2^T E x1 = 0, x2 ~ H x1 for points1[i] (image 1) <->
 // points2[i] (image 2). Sizes must match (InputError otherwise). Fewer correspondences than the
 // sample size yield success == false. Thread-safe (no shared state).
+// `sample_pool` (optional, one entry per correspondence): minimal samples only from those
+// marked 1, scoring on all (see Ransac in ransac.h), e.g. the inliers of an estimate that the
+// sought model's inliers are a subset of.
 #pragma once
 
 #include <vector>
@@ -23,7 +26,8 @@ namespace proj {
 // RecoverPoseFromEssential (geometry/solvers/essential_decomposition.h).
 RansacReport<Eigen::Matrix3d> EstimateEssentialMatrix(
     const RansacOptions& options, const std::vector<Eigen::Vector2d>& points1_normalized,
-    const std::vector<Eigen::Vector2d>& points2_normalized);
+    const std::vector<Eigen::Vector2d>& points2_normalized,
+    const std::vector<char>* sample_pool = nullptr);
 
 // Fundamental matrix from pixel coordinates. Minimal: seven-point; refit: normalized eight-point.
 // Error: Sampson distance in pixels (options.max_error in pixels).
@@ -35,6 +39,7 @@ RansacReport<Eigen::Matrix3d> EstimateFundamentalMatrix(
 // Error: one-sided transfer error |x2 - H x1| in pixels of image 2 (options.max_error in px).
 RansacReport<Eigen::Matrix3d> EstimateHomography(const RansacOptions& options,
                                                  const std::vector<Eigen::Vector2d>& pixels1,
-                                                 const std::vector<Eigen::Vector2d>& pixels2);
+                                                 const std::vector<Eigen::Vector2d>& pixels2,
+                                                 const std::vector<char>* sample_pool = nullptr);
 
 }  // namespace proj

@@ -19,6 +19,9 @@
 // Optional, enables local optimization (detected by HasRefit):
 //   // Least-squares fit on many data (>= kSampleSize), starting from / near `initial`.
 //   bool Refit(const std::vector<Datum>& inliers, const Model& initial, Model* refined) const;
+// Optional, the errors of `count` consecutive data at once (detected by HasSquaredErrors), for
+// estimators whose error loop the compiler can vectorize; must equal SquaredError per datum:
+//   void SquaredErrors(const Datum* data, int count, const Model& model, double* errors) const;
 // Optional, tunes the SPRT early rejection (sprt.h); 200 when absent:
 //   // Time of one Fit in units of one SquaredError call.
 //   static constexpr double kFitCostInErrorEvaluations = ...;
@@ -37,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/check.h"
 #include "geometry/ransac/ransac_options.h"
 #include "geometry/ransac/sprt.h"
 
@@ -67,6 +71,14 @@ struct HasRefit<E,
                              std::declval<typename E::Model*>()))> {};
 
 template <typename E, typename = void>
+struct HasSquaredErrors : std::false_type {};
+template <typename E>
+struct HasSquaredErrors<E, std::void_t<decltype(std::declval<const E&>().SquaredErrors(
+                               std::declval<const typename E::Datum*>(), 0,
+                               std::declval<const typename E::Model&>(),
+                               std::declval<double*>()))>> : std::true_type {};
+
+template <typename E, typename = void>
 struct FitCostInErrorEvaluations {
   static constexpr double value = 200.0;
 };
@@ -93,6 +105,37 @@ inline int RansacRequiredIterations(double inlier_ratio, int sample_size, double
 
 namespace internal {
 
+// Errors are computed this many data at a time (then consumed one by one, so early stops
+// still happen at the same datum): a block is a few SIMD iterations.
+constexpr int kErrorBlock = 16;
+
+// errors[k] = squared error of data[k], k < count <= kErrorBlock.
+template <typename Estimator>
+void SquaredErrors(const Estimator& estimator, const typename Estimator::Datum* data, int count,
+                   const typename Estimator::Model& model, double* errors) {
+  if constexpr (HasSquaredErrors<Estimator>::value) {
+    estimator.SquaredErrors(data, count, model, errors);
+  } else {
+    for (int k = 0; k < count; ++k) errors[k] = estimator.SquaredError(data[k], model);
+  }
+}
+
+// Calls visit(index, squared error) for the data in order, from `begin` to `end`, while it
+// returns true; returns false when `visit` stopped it.
+template <typename Estimator, typename Visit>
+bool VisitErrors(const Estimator& estimator, const std::vector<typename Estimator::Datum>& data,
+                 const typename Estimator::Model& model, int begin, int end, Visit&& visit) {
+  double errors[kErrorBlock];
+  for (int first = begin; first < end; first += kErrorBlock) {
+    const int count = std::min(kErrorBlock, end - first);
+    SquaredErrors(estimator, data.data() + first, count, model, errors);
+    for (int k = 0; k < count; ++k) {
+      if (!visit(first + k, errors[k])) return false;
+    }
+  }
+  return true;
+}
+
 // MSAC cost of `model`, stopping early (returning +inf) once it exceeds `bound`. Reports the
 // inliers among the `num_tested` data visited (all data unless stopped early).
 template <typename Estimator>
@@ -101,20 +144,17 @@ double MsacCost(const Estimator& estimator, const std::vector<typename Estimator
                 int* num_inliers, int* num_tested = nullptr) {
   double cost = 0.0;
   int inliers = 0, tested = 0;
-  for (const auto& datum : data) {
-    const double e = estimator.SquaredError(datum, model);
+  VisitErrors(estimator, data, model, 0, static_cast<int>(data.size()), [&](int, double e) {
     ++tested;
-    if (e < threshold_sq) {
-      cost += e;
-      ++inliers;
-    } else {
-      cost += threshold_sq;
-    }
+    const bool inlier = e < threshold_sq;
+    cost += inlier ? e : threshold_sq;
+    inliers += inlier;
     if (cost > bound) {
       cost = std::numeric_limits<double>::infinity();
-      break;
+      return false;
     }
-  }
+    return true;
+  });
   *num_inliers = inliers;
   if (num_tested != nullptr) *num_tested = tested;
   return cost;
@@ -131,43 +171,42 @@ double MsacCostWithSprt(const Estimator& estimator,
                         int* num_tested) {
   const int n = static_cast<int>(data.size());
   double cost = 0.0, likelihood_ratio = 1.0;
-  int inliers = 0;
+  int inliers = 0, tested = 0;
   *rejected = false;
-  for (int k = 0; k < n; ++k) {
-    int i = start + k;
-    if (i >= n) i -= n;
-    const double e = estimator.SquaredError(data[i], model);
-    if (e < threshold_sq) {
-      cost += e;
-      ++inliers;
-      likelihood_ratio *= sprt.consistent_factor();
-    } else {
-      cost += threshold_sq;
-      likelihood_ratio *= sprt.inconsistent_factor();
-    }
+  const double consistent = sprt.consistent_factor(), inconsistent = sprt.inconsistent_factor();
+  // Without branches on the inlier test, which a branch predictor cannot learn.
+  const auto visit = [&](int, double e) {
+    ++tested;
+    const bool inlier = e < threshold_sq;
+    cost += inlier ? e : threshold_sq;
+    inliers += inlier;
+    likelihood_ratio *= inlier ? consistent : inconsistent;
     if (likelihood_ratio > sprt.threshold()) {
       *rejected = true;
-      *num_inliers = inliers;
-      *num_tested = k + 1;
-      return std::numeric_limits<double>::infinity();
+      return false;
     }
-    if (cost > bound) {
-      *num_inliers = inliers;
-      *num_tested = k + 1;
-      return std::numeric_limits<double>::infinity();
-    }
-  }
+    return !(cost > bound);
+  };
+  const bool complete = VisitErrors(estimator, data, model, start, n, visit) &&
+                        VisitErrors(estimator, data, model, 0, start, visit);
   *num_inliers = inliers;
-  *num_tested = n;
-  return cost;
+  *num_tested = tested;
+  return complete ? cost : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace internal
 
+// `sample_pool` (optional, one entry per datum): minimal samples are drawn only from the data
+// marked 1, while models are still scored on all data. For a model whose inliers are known to
+// lie among those (the essential matrix among the fundamental matrix's inliers, a dominant
+// plane among the epipolar inliers), the adaptive iteration count then follows the inlier
+// ratio within the pool, which is far higher than over all data. min_num_inliers for giving
+// up is taken as a count within the pool.
 template <typename Estimator>
 RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
                                                const Estimator& estimator,
-                                               const std::vector<typename Estimator::Datum>& data) {
+                                               const std::vector<typename Estimator::Datum>& data,
+                                               const std::vector<char>* sample_pool = nullptr) {
   static_assert(IsEstimator<Estimator>::value,
                 "Estimator must provide Datum, Model, kSampleSize, Fit and SquaredError");
   using Datum = typename Estimator::Datum;
@@ -179,12 +218,23 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
   RansacReport<Model> report;
   const int n = static_cast<int>(data.size());
   report.inlier_mask.assign(data.size(), 0);
-  if (n < kSampleSize) return report;
+  std::vector<int> indices;  // the data samples are drawn from
+  if (sample_pool != nullptr) {
+    PROJ_CHECK(sample_pool->size() == data.size(), "Ransac: sample pool of "
+                                                       << sample_pool->size() << " for "
+                                                       << data.size() << " data");
+    for (int i = 0; i < n; ++i) {
+      if ((*sample_pool)[i]) indices.push_back(i);
+    }
+  } else {
+    indices.resize(n);
+    std::iota(indices.begin(), indices.end(), 0);
+  }
+  const int pool_size = static_cast<int>(indices.size());
+  if (n < kSampleSize || pool_size < kSampleSize) return report;
 
   const double threshold_sq = options.max_error * options.max_error;
   std::mt19937_64 rng(options.seed);
-  std::vector<int> indices(n);
-  std::iota(indices.begin(), indices.end(), 0);
   std::array<Datum, kSampleSize> sample;
   std::vector<Model> models;
   models.reserve(16);
@@ -212,9 +262,10 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
                                                    step / (steps - 1);
         const double step_threshold_sq = threshold_sq * factor * factor;
         inliers.clear();
-        for (const Datum& datum : data) {
-          if (estimator.SquaredError(datum, current) < step_threshold_sq) inliers.push_back(datum);
-        }
+        internal::VisitErrors(estimator, data, current, 0, n, [&](int i, double e) {
+          if (e < step_threshold_sq) inliers.push_back(data[i]);
+          return true;
+        });
         if (static_cast<int>(inliers.size()) <= kSampleSize) return;
         Model refined;
         if (!estimator.Refit(inliers, current, &refined)) return;
@@ -232,11 +283,23 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
     }
   };
 
+  // The inlier ratio among the data samples are drawn from, for the adaptive count.
+  const auto sampled_inlier_ratio = [&](const Model& model, int num_inliers) -> double {
+    if (sample_pool == nullptr) return static_cast<double>(num_inliers) / n;
+    int in_pool = 0;
+    internal::VisitErrors(estimator, data, model, 0, n, [&](int i, double e) {
+      in_pool += (*sample_pool)[i] && e < threshold_sq;
+      return true;
+    });
+    return static_cast<double>(in_pool) / pool_size;
+  };
+
   // Samples after which a model of min_num_inliers inliers would likely have been found.
   const int give_up_iterations =
       options.give_up_below_min_num_inliers
-          ? RansacRequiredIterations(static_cast<double>(options.min_num_inliers) / n,
-                                     kSampleSize, options.confidence, options.max_iterations)
+          ? RansacRequiredIterations(
+                std::min(1.0, static_cast<double>(options.min_num_inliers) / pool_size),
+                kSampleSize, options.confidence, options.max_iterations)
           : options.max_iterations;
   int iteration = 0;
   for (; iteration < options.max_iterations; ++iteration) {
@@ -247,7 +310,7 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
     }
     // Partial Fisher-Yates: a uniform sample without replacement in O(kSampleSize).
     for (int i = 0; i < kSampleSize; ++i) {
-      std::uniform_int_distribution<int> pick(i, n - 1);
+      std::uniform_int_distribution<int> pick(i, pool_size - 1);
       std::swap(indices[i], indices[pick(rng)]);
       sample[i] = data[indices[i]];
     }
@@ -280,12 +343,11 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
       best_model = model;
       best_num_inliers = num_inliers;
       if (options.local_optimization) local_optimize(model);
-      const double inlier_ratio = static_cast<double>(best_num_inliers) / n;
       sprt.SetModelsPerSample(static_cast<double>(num_models) / (iteration + 1));
-      sprt.SetEpsilon(inlier_ratio);
-      required_iterations = RansacRequiredIterations(inlier_ratio, kSampleSize, options.confidence,
-                                                     options.max_iterations,
-                                                     options.sprt ? sprt.PassProbability() : 1.0);
+      sprt.SetEpsilon(static_cast<double>(best_num_inliers) / n);
+      required_iterations = RansacRequiredIterations(
+          sampled_inlier_ratio(best_model, best_num_inliers), kSampleSize, options.confidence,
+          options.max_iterations, options.sprt ? sprt.PassProbability() : 1.0);
     }
   }
   report.num_iterations = iteration;
@@ -293,12 +355,13 @@ RansacReport<typename Estimator::Model> Ransac(const RansacOptions& options,
 
   report.model = best_model;
   int num_inliers = 0;
-  for (int i = 0; i < n; ++i) {
-    if (estimator.SquaredError(data[i], best_model) < threshold_sq) {
+  internal::VisitErrors(estimator, data, best_model, 0, n, [&](int i, double e) {
+    if (e < threshold_sq) {
       report.inlier_mask[i] = 1;
       ++num_inliers;
     }
-  }
+    return true;
+  });
   report.num_inliers = num_inliers;
   report.success = num_inliers >= std::max(options.min_num_inliers, kSampleSize) &&
                    num_inliers >= options.min_inlier_ratio * n;

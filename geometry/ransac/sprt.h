@@ -45,6 +45,8 @@ class SprtTest {
   double consistent_factor_ = 1.0;
   double inconsistent_factor_ = 1.0;
   double threshold_ = 1.0;
+  // delta when threshold_ was last solved for (0: not yet): see Update().
+  double threshold_delta_ = 0.0;
 };
 
 }  // namespace proj

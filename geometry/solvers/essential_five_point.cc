@@ -4,9 +4,8 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
-#include <Eigen/LU>
-#include <Eigen/QR>
 
+#include "geometry/solvers/null_space.h"
 #include "geometry/solvers/polynomial.h"
 
 namespace proj {
@@ -139,21 +138,43 @@ void PolishSolution(const Eigen::Matrix<double, 10, 20>& m, Eigen::Vector3d* xyz
   if (step.allFinite()) *xyz -= step;
 }
 
+// Gauss-Jordan elimination with partial pivoting of [A | B] (A square) into [I | A^-1 B], in
+// place, with fixed sizes (Eigen's PartialPivLU takes dynamic-size paths for these). False
+// when A is singular.
+template <int N, int Columns>
+bool GaussJordanLeftSquare(Eigen::Matrix<double, N, Columns, Eigen::RowMajor>* system) {
+  auto& s = *system;
+  for (int col = 0; col < N; ++col) {
+    int pivot = col;
+    for (int r = col + 1; r < N; ++r) {
+      if (std::abs(s(r, col)) > std::abs(s(pivot, col))) pivot = r;
+    }
+    if (!(s(pivot, col) != 0.0)) return false;
+    if (pivot != col) s.row(pivot).swap(s.row(col));
+    const double inverse = 1.0 / s(col, col);
+    for (int c = col; c < Columns; ++c) s(col, c) *= inverse;
+    for (int r = 0; r < N; ++r) {
+      if (r == col) continue;
+      const double factor = s(r, col);
+      if (factor == 0.0) continue;
+      for (int c = col; c < Columns; ++c) s(r, c) -= factor * s(col, c);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void SolveEssentialFivePoint(const std::array<Eigen::Vector3d, 5>& b1,
                              const std::array<Eigen::Vector3d, 5>& b2,
                              std::vector<Eigen::Matrix3d>* solutions) {
-  // Epipolar rows kron(b2, b1) . vec_rowmajor(E) = 0; the null space of the 5 x 9 system is
-  // spanned by the last four columns of Q in A^T = QR.
+  // Epipolar rows kron(b2, b1) . vec_rowmajor(E) = 0; the null space of the 5 x 9 system.
   Eigen::Matrix<double, 9, 5> a_transpose;
   for (int i = 0; i < 5; ++i) {
     const Eigen::Vector3d p = b1[i].normalized(), q = b2[i].normalized();
     a_transpose.col(i) << q(0) * p, q(1) * p, q(2) * p;
   }
-  const Eigen::HouseholderQR<Eigen::Matrix<double, 9, 5>> qr(a_transpose);
-  const Eigen::Matrix<double, 9, 9> q = qr.householderQ();
-  const Eigen::Matrix<double, 9, 4> basis = q.rightCols<4>();  // X, Y, Z, W
+  const Eigen::Matrix<double, 9, 4> basis = NullSpaceOfTransposed(a_transpose);  // X, Y, Z, W
 
   Linear e[3][3];
   for (int i = 0; i < 3; ++i) {
@@ -176,16 +197,17 @@ void SolveEssentialFivePoint(const std::array<Eigen::Vector3d, 5>& b1,
                                   MonomialIndex(0, 1, 2)};
   constexpr int kRemainingOne[4] = {MonomialIndex(0, 0, 0), MonomialIndex(0, 0, 1),
                                     MonomialIndex(0, 0, 2), MonomialIndex(0, 0, 3)};
-  Eigen::Matrix<double, 10, 10> eliminated, remaining;
-  for (int j = 0; j < 10; ++j) eliminated.col(j) = m.col(kEliminated[j]);
+  // [eliminated | remaining] reduced to [I | reduced]; row i: eliminated_i + reduced(i, :) .
+  // remaining = 0.
+  Eigen::Matrix<double, 10, 20, Eigen::RowMajor> system;
+  for (int j = 0; j < 10; ++j) system.col(j) = m.col(kEliminated[j]);
   for (int p = 0; p < 3; ++p) {
-    remaining.col(p) = m.col(kRemainingX[p]);
-    remaining.col(3 + p) = m.col(kRemainingY[p]);
+    system.col(10 + p) = m.col(kRemainingX[p]);
+    system.col(13 + p) = m.col(kRemainingY[p]);
   }
-  for (int p = 0; p < 4; ++p) remaining.col(6 + p) = m.col(kRemainingOne[p]);
-  const Eigen::PartialPivLU<Eigen::Matrix<double, 10, 10>> lu(eliminated);
-  // Row i: eliminated_i + reduced(i, :) . remaining = 0.
-  const Eigen::Matrix<double, 10, 10> reduced = lu.solve(remaining);
+  for (int p = 0; p < 4; ++p) system.col(16 + p) = m.col(kRemainingOne[p]);
+  if (!GaussJordanLeftSquare(&system)) return;
+  const Eigen::Matrix<double, 10, 10, Eigen::RowMajor> reduced = system.rightCols<10>();
   if (!reduced.allFinite()) return;
 
   // Rows of (x^2 z, x^2), (y^2 z, y^2), (x y z, x y) in kEliminated: row(m z) - z row(m) has

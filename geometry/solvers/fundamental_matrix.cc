@@ -2,10 +2,10 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
-#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include "geometry/solvers/normalization.h"
+#include "geometry/solvers/null_space.h"
 #include "geometry/solvers/polynomial.h"
 
 namespace proj {
@@ -34,7 +34,7 @@ bool SolveNormalizedLinear(const Container& points1, const Container& points2,
     const Eigen::Matrix<double, 9, 1> row =
         EpipolarRow(ApplyNormalization(t1, points1[i]).homogeneous(),
                     ApplyNormalization(t2, points2[i]).homogeneous());
-    normal.selfadjointView<Eigen::Lower>().rankUpdate(row);
+    AddOuterProductLower(row, &normal);
   }
   // The solver reads only the lower triangle filled by rankUpdate.
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eigen(normal);
@@ -63,15 +63,25 @@ void SolveFundamentalSevenPoint(const std::array<Eigen::Vector2d, 7>& points1,
                                 std::vector<Eigen::Matrix3d>* solutions) {
   const Eigen::Matrix3d t1 = IsotropicNormalization(points1);
   const Eigen::Matrix3d t2 = IsotropicNormalization(points2);
+  // The epipolar rows written entry by entry: assembled from partial vector stores, as
+  // EpipolarRow's comma initializer compiles, they stall on store forwarding when read back.
   Eigen::Matrix<double, 9, 7> a_transpose;
   for (int i = 0; i < 7; ++i) {
-    a_transpose.col(i) = EpipolarRow(ApplyNormalization(t1, points1[i]).homogeneous(),
-                                     ApplyNormalization(t2, points2[i]).homogeneous());
+    const Eigen::Vector2d p = ApplyNormalization(t1, points1[i]);
+    const Eigen::Vector2d q = ApplyNormalization(t2, points2[i]);
+    double* column = a_transpose.col(i).data();
+    column[0] = q.x() * p.x();
+    column[1] = q.x() * p.y();
+    column[2] = q.x();
+    column[3] = q.y() * p.x();
+    column[4] = q.y() * p.y();
+    column[5] = q.y();
+    column[6] = p.x();
+    column[7] = p.y();
+    column[8] = 1.0;
   }
-  // The last two columns of Q in A^T = QR span the null space of A.
-  const Eigen::HouseholderQR<Eigen::Matrix<double, 9, 7>> qr(a_transpose);
-  const Eigen::Matrix<double, 9, 9> q = qr.householderQ();
-  const Eigen::Matrix<double, 9, 1> v1 = q.col(7), v2 = q.col(8);
+  const Eigen::Matrix<double, 9, 2> null_space = NullSpaceOfTransposed(a_transpose);
+  const Eigen::Matrix<double, 9, 1> v1 = null_space.col(0), v2 = null_space.col(1);
   const Eigen::Matrix3d f1 = Eigen::Map<const RowMajor3d>(v1.data());
   const Eigen::Matrix3d f2 = Eigen::Map<const RowMajor3d>(v2.data());
   // det(f1 + lambda (f2 - f1)) = 0 covers every member of the pencil except f2 - f1 itself.
@@ -82,8 +92,26 @@ void SolveFundamentalSevenPoint(const std::array<Eigen::Vector2d, 7>& points1,
   for (int i = 0; i < num_roots; ++i) {
     const Eigen::Matrix3d f = t2.transpose() * (f1 + roots[i] * df) * t1;
     const double norm = f.norm();
-    if (norm > 0.0 && f.allFinite()) solutions->push_back(f / norm);
+    if (norm > 0.0 && f.allFinite()) solutions->push_back(f * (1.0 / norm));
   }
+}
+
+bool SatisfiesOrientedEpipolarConstraint(const Eigen::Matrix3d& f, const Eigen::Vector2d* points1,
+                                         const Eigen::Vector2d* points2, int count) {
+  // The epipole is orthogonal to the columns of F (rank 2): the largest of their cross products.
+  Eigen::Vector3d epipole = f.col(0).cross(f.col(1));
+  for (const Eigen::Vector3d& candidate : {Eigen::Vector3d(f.col(0).cross(f.col(2))),
+                                           Eigen::Vector3d(f.col(1).cross(f.col(2)))}) {
+    if (candidate.squaredNorm() > epipole.squaredNorm()) epipole = candidate;
+  }
+  bool positive = false, negative = false;
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Vector3d line = epipole.cross(points2[i].homogeneous());
+    const double side = line.dot(f * points1[i].homogeneous());
+    positive = positive || side > 0.0;
+    negative = negative || side < 0.0;
+  }
+  return !(positive && negative);
 }
 
 bool SolveFundamentalEightPoint(const std::vector<Eigen::Vector2d>& points1,

@@ -19,6 +19,16 @@ void SolveFundamentalSevenPoint(const std::array<Eigen::Vector2d, 7>& points1,
                                 const std::array<Eigen::Vector2d, 7>& points2,
                                 std::vector<Eigen::Matrix3d>* solutions);
 
+// The oriented epipolar constraint (O. Chum, T. Werner, J. Matas, "Epipolar geometry
+// estimation via RANSAC benefits from the oriented epipolar constraint", ICPR 2004): for
+// points in front of both cameras, (e2 x x2) . (F x1) has the same sign for every
+// correspondence, e2 being the epipole in image 2 (F^T e2 = 0) and x1, x2 the points with
+// z = 1. True when the `count` correspondences agree (those on an epipolar line through the
+// epipole, product 0, abstain). A seven-point solution that fails it on its own sample cannot
+// be the geometry of two real cameras: RANSAC need not score it.
+bool SatisfiesOrientedEpipolarConstraint(const Eigen::Matrix3d& f, const Eigen::Vector2d* points1,
+                                         const Eigen::Vector2d* points2, int count);
+
 // Normalized eight-point algorithm on n >= 8 correspondences (least squares for n > 8), with
 // the rank-2 constraint enforced by SVD. Returns false for n < 8, mismatched sizes or
 // degenerate data.

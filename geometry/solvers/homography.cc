@@ -5,9 +5,9 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <Eigen/LU>
-#include <Eigen/QR>
 
 #include "geometry/solvers/normalization.h"
+#include "geometry/solvers/null_space.h"
 
 namespace proj {
 namespace {
@@ -60,10 +60,7 @@ bool SolveHomographyFourPoint(const std::array<Eigen::Vector2d, 4>& points1,
     a_transpose.col(2 * i) = r1;
     a_transpose.col(2 * i + 1) = r2;
   }
-  // The null vector of the 8 x 9 system is the last column of Q in A^T = QR.
-  const Eigen::HouseholderQR<Eigen::Matrix<double, 9, 8>> qr(a_transpose);
-  const Eigen::Matrix<double, 9, 9> q = qr.householderQ();
-  return Finish(q.col(8), t1, t2, h);
+  return Finish(NullSpaceOfTransposed(a_transpose), t1, t2, h);
 }
 
 bool SolveHomographyDlt(const std::vector<Eigen::Vector2d>& points1,
@@ -76,8 +73,8 @@ bool SolveHomographyDlt(const std::vector<Eigen::Vector2d>& points1,
   for (size_t i = 0; i < n; ++i) {
     Row9 r1, r2;
     DltRows(ApplyNormalization(t1, points1[i]), ApplyNormalization(t2, points2[i]), &r1, &r2);
-    normal.selfadjointView<Eigen::Lower>().rankUpdate(r1);
-    normal.selfadjointView<Eigen::Lower>().rankUpdate(r2);
+    AddOuterProductLower(r1, &normal);
+    AddOuterProductLower(r2, &normal);
   }
   // The solver reads only the lower triangle filled by rankUpdate.
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eigen(normal);

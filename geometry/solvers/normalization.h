@@ -1,6 +1,7 @@
 // Isotropic point normalization (Hartley, "In defense of the eight-point algorithm", PAMI 1997):
 // translate the centroid to the origin and scale so that the mean distance to it is sqrt(2).
-// Used by the linear solvers (seven/eight-point, DLT homography) to condition their systems.
+// Used by the linear solvers (seven/eight-point, DLT homography) to condition their systems,
+// with the accumulation of their normal equations.
 #pragma once
 
 #include <cmath>
@@ -26,6 +27,16 @@ Eigen::Matrix3d IsotropicNormalization(const Container& points) {
       0.0, scale, -scale * centroid.y(),   //
       0.0, 0.0, 1.0;
   return t;
+}
+
+// normal += row row^T on the lower triangle only (what SelfAdjointEigenSolver reads): the
+// normal equations of the linear solvers, accumulated per correspondence. Eigen's
+// selfadjointView().rankUpdate() takes a generic product path, several times slower at 9x9.
+inline void AddOuterProductLower(const Eigen::Matrix<double, 9, 1>& row,
+                                 Eigen::Matrix<double, 9, 9>* normal) {
+  for (int c = 0; c < 9; ++c) {
+    for (int r = c; r < 9; ++r) (*normal)(r, c) += row(r) * row(c);
+  }
 }
 
 // Applies the similarity from IsotropicNormalization to one point.

@@ -27,25 +27,32 @@ void TangentBasis(const Eigen::Vector3d& t, Eigen::Vector3d* b1, Eigen::Vector3d
 }
 
 // Sampson residual r = x2^T E x1 / sqrt(|(E x1)_xy|^2 + |(E^T x2)_xy|^2) and, optionally, its
-// gradient with respect to the entries of E. Returns false for a zero denominator.
+// gradient with respect to the entries of E. Returns false for a zero denominator. In scalars:
+// it runs for every inlier in every iteration of RANSAC's local optimization.
 bool SampsonResidual(const Eigen::Matrix3d& e, const Eigen::Vector2d& p1, const Eigen::Vector2d& p2,
                      double* residual, Eigen::Matrix3d* gradient) {
-  const Eigen::Vector3d x1(p1.x(), p1.y(), 1.0), x2(p2.x(), p2.y(), 1.0);
-  const Eigen::Vector3d e_x1 = e * x1;
-  const Eigen::Vector3d et_x2 = e.transpose() * x2;
-  const double numerator = x2.dot(e_x1);
-  const double denominator = e_x1.head<2>().squaredNorm() + et_x2.head<2>().squaredNorm();
+  const double x1[3] = {p1.x(), p1.y(), 1.0}, x2[3] = {p2.x(), p2.y(), 1.0};
+  double e_x1[3];
+  for (int k = 0; k < 3; ++k) e_x1[k] = e(k, 0) * x1[0] + e(k, 1) * x1[1] + e(k, 2);
+  const double et_x2[2] = {e(0, 0) * x2[0] + e(1, 0) * x2[1] + e(2, 0),
+                           e(0, 1) * x2[0] + e(1, 1) * x2[1] + e(2, 1)};
+  const double numerator = x2[0] * e_x1[0] + x2[1] * e_x1[1] + e_x1[2];
+  const double denominator =
+      e_x1[0] * e_x1[0] + e_x1[1] * e_x1[1] + et_x2[0] * et_x2[0] + et_x2[1] * et_x2[1];
   if (!(denominator > 0.0)) return false;
   const double inv_sqrt = 1.0 / std::sqrt(denominator);
   *residual = numerator * inv_sqrt;
   if (gradient != nullptr) {
-    // d numerator / dE = x2 x1^T; d denominator / dE_kj = 2 (E x1)_k x1_j (k < 2)
-    //                                                   + 2 (E^T x2)_j x2_k (j < 2).
-    Eigen::Matrix3d d_denominator = Eigen::Matrix3d::Zero();
-    d_denominator.topRows<2>() = 2.0 * e_x1.head<2>() * x1.transpose();
-    d_denominator.leftCols<2>() += 2.0 * x2 * et_x2.head<2>().transpose();
-    *gradient = x2 * x1.transpose() * inv_sqrt -
-                (0.5 * numerator * inv_sqrt * inv_sqrt * inv_sqrt) * d_denominator;
+    // d numerator / dE_kj = x2_k x1_j; d denominator / dE_kj = 2 (E x1)_k x1_j (k < 2)
+    //                                                         + 2 (E^T x2)_j x2_k (j < 2).
+    const double scale = numerator * inv_sqrt * inv_sqrt * inv_sqrt;  // 0.5 * num / den^1.5 * 2
+    for (int k = 0; k < 3; ++k) {
+      for (int j = 0; j < 3; ++j) {
+        const double d_denominator_half =
+            (k < 2 ? e_x1[k] * x1[j] : 0.0) + (j < 2 ? et_x2[j] * x2[k] : 0.0);
+        (*gradient)(k, j) = x2[k] * x1[j] * inv_sqrt - scale * d_denominator_half;
+      }
+    }
   }
   return true;
 }

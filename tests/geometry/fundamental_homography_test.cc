@@ -68,6 +68,26 @@ TEST(SolveFundamentalSevenPoint, ExactDataContainsTruth) {
   }
 }
 
+TEST(SatisfiesOrientedEpipolarConstraint, RejectsAPointBehindACamera) {
+  std::mt19937_64 rng(22);
+  const PixelScene s = MakePixelScene(rng, testing::RandomPoints(rng, 8), 0.0);
+  const Eigen::Matrix3d f = s.TrueFundamental();
+  for (const double sign : {1.0, -1.0}) {  // the sign of F does not matter
+    EXPECT_TRUE(SatisfiesOrientedEpipolarConstraint(sign * f, s.x1.data(), s.x2.data(), 8));
+  }
+  // A point in front of camera 1 but behind camera 2 still projects onto its epipolar lines.
+  std::uniform_real_distribution<double> coordinate(-30.0, 30.0);
+  Eigen::Vector3d behind;
+  do {
+    behind = Eigen::Vector3d(coordinate(rng), coordinate(rng), coordinate(rng));
+  } while (!((s.cam1_from_world * behind).z() > 0.5 && (s.cam2_from_world * behind).z() < -0.5));
+  std::vector<Eigen::Vector2d> x1 = s.x1, x2 = s.x2;
+  x1[3] = ToPixel(s.k, testing::ProjectNormalized(s.cam1_from_world, behind));
+  x2[3] = ToPixel(s.k, testing::ProjectNormalized(s.cam2_from_world, behind));
+  ASSERT_LT(SampsonSquaredError(f, x1[3], x2[3]), 1e-12);
+  EXPECT_FALSE(SatisfiesOrientedEpipolarConstraint(f, x1.data(), x2.data(), 8));
+}
+
 TEST(SolveFundamentalEightPoint, ExactAndNoisy) {
   std::mt19937_64 rng(22);
   const PixelScene exact = MakePixelScene(rng, testing::RandomPoints(rng, 8), 0.0);

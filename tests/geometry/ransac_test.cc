@@ -200,6 +200,50 @@ TEST(Ransac, SprtSkipsMostEvaluationsOfBadHypotheses) {
   EXPECT_LT(with_sprt.num_evaluations, without_sprt.num_evaluations / 3);
 }
 
+// The same line estimator with the batch error interface, which Ransac then uses.
+struct BatchLineEstimator : RefittingLineEstimator {
+  void SquaredErrors(const Datum* data, int count, const Model& line, double* errors) const {
+    for (int k = 0; k < count; ++k) errors[k] = SquaredError(data[k], line);
+  }
+};
+static_assert(HasSquaredErrors<BatchLineEstimator>::value);
+static_assert(!HasSquaredErrors<RefittingLineEstimator>::value);
+
+TEST(Ransac, BatchErrorsGiveTheSameResult) {
+  std::mt19937_64 rng(8);
+  const auto data = LineData(rng, 70, 130, 0.05);  // 200 data: several error blocks
+  RansacOptions options;
+  options.max_error = 0.2;
+  options.seed = 3;
+  const auto single = Ransac(options, RefittingLineEstimator{}, data);
+  const auto batch = Ransac(options, BatchLineEstimator{}, data);
+  ASSERT_TRUE(single.success);
+  EXPECT_EQ(single.inlier_mask, batch.inlier_mask);
+  EXPECT_EQ(single.num_iterations, batch.num_iterations);
+  EXPECT_EQ(single.model, batch.model);
+}
+
+TEST(Ransac, SamplePoolDrawsOnlyFromItAndScoresAll) {
+  std::mt19937_64 rng(9);
+  // 40 inliers among 400: about 800 samples are needed for an all-inlier pair at 0.999.
+  const auto data = LineData(rng, 40, 360, 0.05);
+  std::vector<char> pool(data.size(), 0);
+  for (int i = 0; i < 50; ++i) pool[i] = 1;  // the inliers and 10 outliers
+  RansacOptions options;
+  options.max_error = 0.2;
+  options.min_iterations = 1;
+  const auto pooled = Ransac(options, RefittingLineEstimator{}, data, &pool);
+  ASSERT_TRUE(pooled.success);
+  EXPECT_LT(LineAngleError(pooled.model), 0.01);
+  EXPECT_GE(pooled.num_inliers, 40);  // counted on all data, not only the pool
+  const auto plain = Ransac(options, RefittingLineEstimator{}, data);
+  EXPECT_LT(pooled.num_iterations * 10, plain.num_iterations);
+  // A pool smaller than the sample is an unsuccessful report.
+  std::vector<char> tiny(data.size(), 0);
+  tiny[0] = 1;
+  EXPECT_FALSE(Ransac(options, LineEstimator{}, data, &tiny).success);
+}
+
 TEST(Ransac, TooFewDataIsAnUnsuccessfulReport) {
   const std::vector<Eigen::Vector2d> data = {Eigen::Vector2d(0, 0)};
   const auto report = Ransac(RansacOptions{}, LineEstimator{}, data);

@@ -91,6 +91,17 @@ TEST(TwoViewGeometry, GeneralSceneIsCalibratedAndRejectsOutliers) {
 TEST(TwoViewGeometry, FlatSceneWithBaselineIsPlanar) {
   const auto f = MakeTwoViews(true, 1.0, 300, 100);
   EXPECT_EQ(Estimate(f).configuration, TwoViewConfiguration::kPlanar);
+  // Whichever of E's two planar solutions RANSAC keeps (the seed decides), the homography
+  // shows the parallax.
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    TwoViewGeometryOptions options;
+    options.seed = seed;
+    EXPECT_EQ(EstimateTwoViewGeometry(options, f.camera, f.keypoints1, f.camera, f.keypoints2,
+                                      f.matches)
+                  .configuration,
+              TwoViewConfiguration::kPlanar)
+        << "seed " << seed;
+  }
 }
 
 TEST(TwoViewGeometry, PureRotationIsPanoramic) {
