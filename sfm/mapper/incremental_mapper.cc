@@ -55,6 +55,11 @@ IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
   PROJ_CHECK(scene->points.empty(), "the mapper starts from a scene without points");
 }
 
+void IncrementalMapper::SetMaxReprojErrorPx(double max_reproj_error_px) {
+  PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
+  options_.max_reproj_error_px = max_reproj_error_px;
+}
+
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair);
   const std::vector<const VerifiedPair*> candidates =
@@ -387,6 +392,13 @@ void RefinePrincipalPointsWhereConstrained(const IncrementalMapperOptions& optio
 
 }  // namespace
 
+void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
+  RefineUntilStable(options, mapper);
+  if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
+    RefinePrincipalPointsWhereConstrained(options, mapper, scene);
+  }
+}
+
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene) {
   IncrementalMapper mapper(options, tracks, verified_pairs, scene);
@@ -427,10 +439,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   // Timed as a whole: the steps' own times are restored afterwards.
   const MapperStepTimes before_final = mapper.summary().times;
   const Timer final_timer;
-  RefineUntilStable(options, &mapper);
-  if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
-    RefinePrincipalPointsWhereConstrained(options, &mapper, scene);
-  }
+  RefineFinalModel(options, &mapper, scene);
   mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);
   summary = mapper.summary();
