@@ -6,7 +6,7 @@
 # Prints one row per scene and mapper: registered images, median position and rotation
 # error, the mapping stage's wall seconds (report.json) and the CPU seconds (user + sys,
 # GNU time) of the whole `sfm map` process: on a shared machine wall time follows the load,
-# CPU time much less.
+# CPU time much less. Each map's log is kept in OUT_DIR/SCENE/MAPPER.log.
 #
 # Usage: bench/compare_mappers.sh SFM_BINARY OUT_DIR SCENE_DIR...
 #   SCENE_DIR holds images/ and gt_dense_cameras/ (Strecha, or `sfm synth` output).
@@ -59,7 +59,7 @@ for scene in "$@"; do
     run=$out/$name/$mapper
     # shellcheck disable=SC2086
     /usr/bin/time -v -o "$run.time" "${nice_cmd[@]}" "$sfm" map --database "$db" -o "$run" \
-      --mapper "$mapper" -q ${MAPPER_ARGS:-} >&2 || true
+      --mapper "$mapper" ${MAPPER_ARGS:-} > "$run.log" 2>&1 || true
     row "$name" "$mapper" "$run" "$scene/gt_dense_cameras"
   done
 done
