@@ -22,8 +22,8 @@ ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& i
   }
   ViewGraph graph;
   std::map<int, int> camera_index;  // database camera id -> scene camera index
-  std::map<int, Camera> cameras;
-  for (const DatabaseCamera& camera : database.ReadCameras()) cameras[camera.camera_id] = camera.camera;
+  std::map<int, DatabaseCamera> cameras;
+  for (DatabaseCamera& camera : database.ReadCameras()) cameras[camera.camera_id] = std::move(camera);
   std::map<int, int> index_of_image;
   for (const DatabaseImage& image : images) {
     auto camera = cameras.find(image.camera_id);
@@ -31,7 +31,12 @@ ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& i
                                               << image.name << "' refers to camera " << image.camera_id
                                               << ", which is not in the cameras table");
     auto [it, inserted] = camera_index.emplace(image.camera_id, static_cast<int>(graph.scene.cameras.size()));
-    if (inserted) graph.scene.cameras.push_back(camera->second);
+    if (inserted) {
+      if (camera->second.prior_focal_length) {
+        graph.scene.focal_priors_px[it->second] = camera->second.camera.MeanFocal();
+      }
+      graph.scene.cameras.push_back(camera->second.camera);
+    }
     SceneImage scene_image;
     scene_image.name = image.name;
     scene_image.camera_id = it->second;

@@ -23,7 +23,8 @@ struct ViewGraph {
 };
 
 // The images `image_ids` (all of the database's when empty), in increasing id, with their
-// cameras, keypoints and the verified pairs between them. Throws InputError when an image
+// cameras (focal lengths from EXIF in scene.focal_priors_px), keypoints and the verified pairs
+// between them. Throws InputError when an image
 // named in `image_ids` is not in the database.
 ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& image_ids);
 

@@ -5,17 +5,20 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
+#include "sfm/global/relative_pose_update.h"
 #include "sfm/mapper/scene_geometry.h"
 
 namespace proj {
 
 void GlobalMapperOptions::Check() const {
+  PROJ_REQUIRE(relative_pose_max_error_px > 0, "global mapper relative_pose_max_error_px must be > 0");
   PROJ_REQUIRE(min_pair_inliers >= 5, "global mapper min_pair_inliers must be >= 5");
   PROJ_REQUIRE(max_rotation_error_deg > 0, "global mapper max_rotation_error_deg must be > 0");
   PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
   PROJ_REQUIRE(initial_reproj_error_factor >= 1, "global mapper initial_reproj_error_factor must be >= 1");
   PROJ_REQUIRE(reproj_error_factor_step > 1, "global mapper reproj_error_factor_step must be > 1");
+  focal_calibration.Check();
   rotation_averaging.Check();
   positioning.Check();
   refinement.Check();
@@ -53,6 +56,39 @@ int NumObservations(const Scene& scene, int image_id) {
   return count;
 }
 
+// Step 0: calibrates the focal lengths the pairs constrain (the scene's cameras change) and
+// estimates the relative poses of their pairs again. Returns the pairs to use: `pairs`
+// itself when no focal length changed, else *updated.
+const std::vector<VerifiedPair>& CalibrateCameras(const GlobalMapperOptions& options,
+                                                  const std::vector<VerifiedPair>& pairs,
+                                                  Scene* scene, std::vector<VerifiedPair>* updated,
+                                                  GlobalMapperTrace* trace) {
+  const std::vector<Camera> priors = scene->cameras;
+  trace->focal_calibration =
+      CalibrateFocalLengths(options.focal_calibration, *scene, pairs, options.min_pair_inliers);
+  for (const CameraFocalCalibration& camera : trace->focal_calibration) {
+    if (!camera.calibrated) continue;
+    Camera& calibrated = scene->cameras[camera.camera_id];
+    for (int index : calibrated.FocalIndices()) calibrated.params[index] *= camera.focal_px / camera.prior_px;
+    PROJ_LOG(kInfo, "focal length of camera " << camera.camera_id << " from " << camera.num_pairs
+                                              << " pairs: " << camera.prior_px << " -> " << camera.focal_px
+                                              << " px (sharpness " << camera.sharpness << ")");
+  }
+  RelativePoseUpdateOptions update;
+  update.max_error_px = options.relative_pose_max_error_px;
+  update.num_threads = options.refinement.num_threads;
+  update.seed = options.refinement.seed;
+  *updated = pairs;
+  trace->num_pairs_reestimated = UpdateRelativePoses(update, priors, *scene, updated);
+  if (trace->num_pairs_reestimated == 0) {
+    updated->clear();
+    return pairs;
+  }
+  PROJ_LOG(kInfo, "relative poses estimated again under the calibrated focal lengths: "
+                      << trace->num_pairs_reestimated << " pairs");
+  return *updated;
+}
+
 }  // namespace
 
 MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet& tracks,
@@ -66,7 +102,12 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   MapperSummary summary;
   Timer timer;
 
-  const GlobalRotations rotations = EstimateGlobalRotations(options, num_images, verified_pairs, trace);
+  std::vector<VerifiedPair> updated_pairs;
+  const std::vector<VerifiedPair>& pairs =
+      CalibrateCameras(options, verified_pairs, scene, &updated_pairs, trace);
+  PROJ_LOG(kInfo, "focal calibration: " << timer.ElapsedSeconds() << " s");
+  timer.Restart();
+  const GlobalRotations rotations = EstimateGlobalRotations(options, num_images, pairs, trace);
   const int in_model = static_cast<int>(std::accumulate(rotations.in_model.begin(), rotations.in_model.end(), 0));
   PROJ_LOG(kInfo, "rotation averaging: " << in_model << "/" << num_images << " images, "
                                          << trace->num_pairs_used << " pairs ("
@@ -112,32 +153,33 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   trace->positioning.centres.clear();
   trace->positioning.points.clear();
 
-  // Refinement with the incremental mapper's steps. It reads its options at each call, so
-  // tightening `refinement` between calls tightens its triangulation and filtering.
+  // Refinement with the incremental mapper's steps: triangulation and filtering start loose
+  // (the positioned cameras are only roughly right) and tighten to its threshold.
   timer.Restart();
-  IncrementalMapperOptions refinement = options.refinement;
-  const double final_error_px = refinement.max_reproj_error_px;
+  const IncrementalMapperOptions& refinement = options.refinement;
+  IncrementalMapper mapper(refinement, tracks, pairs, scene);
   double factor = options.initial_reproj_error_factor;
-  refinement.max_reproj_error_px = final_error_px * factor;
-  IncrementalMapper mapper(refinement, tracks, verified_pairs, scene);
+  mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
   std::vector<int> all_tracks(tracks.tracks.size());
   std::iota(all_tracks.begin(), all_tracks.end(), 0);
   mapper.RetriangulateTracks(all_tracks);
-  const auto kCauchy = BundleAdjustmentOptions::LossType::kCauchy;
   while (factor > 1) {
-    mapper.GlobalAdjust(refinement.global_ba_max_iterations, 1e-6, kCauchy, true);
-    PROJ_LOG(kInfo, "global mapper refinement at " << refinement.max_reproj_error_px << " px: "
+    mapper.GlobalAdjust(refinement.global_ba_max_iterations, 1e-6, BundleAdjustmentOptions::LossType::kCauchy, true);
+    PROJ_LOG(kInfo, "global mapper refinement at " << refinement.max_reproj_error_px * factor << " px: "
                                                    << scene->points.size() << " points, "
                                                    << MeanReprojectionErrorPx(*scene) << " px");
     factor = std::max(1.0, factor / options.reproj_error_factor_step);
-    refinement.max_reproj_error_px = final_error_px * factor;
+    mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
+    // Observations beyond the tightened threshold go before the next adjustment, not after
+    // it: an adjustment dragging them along takes its full iterations (castle-P19).
+    mapper.FilterPoints(nullptr);
   }
-  // The incremental mapper's final rounds, at its threshold.
-  for (int round = 0; round < refinement.final_ba_max_rounds; ++round) {
-    const int changed = mapper.GlobalAdjust(refinement.global_ba_max_iterations,
-                                            refinement.final_ba_function_tolerance, kCauchy, true);
-    if (changed < 0.001 * static_cast<double>(mapper.NumObservations())) break;
-  }
+  // Timed as the incremental mapper times its final refinement.
+  const MapperStepTimes before_final = mapper.summary().times;
+  const Timer final_timer;
+  RefineFinalModel(refinement, &mapper, scene);
+  MapperStepTimes times = before_final;
+  times.final_ba = final_timer.ElapsedSeconds();
   // Images whose observations were all filtered out carry no information.
   for (int i = 0; i < num_images; ++i) {
     if (scene->images[i].registered && NumObservations(*scene, i) == 0) scene->images[i].registered = false;
@@ -145,6 +187,7 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   UpdatePointErrors(scene);
   PROJ_LOG(kInfo, "global mapper refinement: " << timer.ElapsedSeconds() << " s");
   summary = mapper.summary();
+  summary.times = times;
   summary.num_registered = scene->NumRegisteredImages();
   summary.num_points = static_cast<int>(scene->points.size());
   summary.success = summary.num_registered >= 2;

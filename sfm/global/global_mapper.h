@@ -1,4 +1,7 @@
 // Global Structure-from-Motion (as GLOMAP does it): all cameras at once instead of one by one.
+//   0. focal lengths of the cameras without an EXIF focal length from the pairs' fundamental
+//      matrices (focal_calibration.h), and the relative poses of their pairs estimated again
+//      under them (relative_pose_update.h);
 //   1. view graph: pairs with a relative pose, largest connected component;
 //   2. rotation averaging (rotation_averaging.h), dropping pairs inconsistent with the averaged
 //      rotations and averaging again;
@@ -6,11 +9,13 @@
 //   4. refinement shared with the incremental mapper: triangulation of every track from the
 //      positioned cameras, then rounds of global bundle adjustment (intrinsics included),
 //      filtering and re-triangulation with a reprojection threshold tightened to the
-//      incremental mapper's, and its final rounds.
+//      incremental mapper's, and its final refinement (RefineFinalModel: rounds until stable,
+//      then the principal point where the views constrain it).
 // Cost grows with the number of images and pairs, not with the number of registration steps;
 // see README "Mappers" for when it beats the incremental mapper.
 #pragma once
 
+#include "sfm/global/focal_calibration.h"
 #include "sfm/global/global_positioning.h"
 #include "sfm/global/rotation_averaging.h"
 #include "sfm/mapper/incremental_mapper.h"
@@ -18,6 +23,10 @@
 namespace proj {
 
 struct GlobalMapperOptions {
+  FocalCalibrationOptions focal_calibration;
+  // Essential matrix RANSAC threshold of the pairs estimated again after calibration (as
+  // verification's, TwoViewGeometryOptions::max_error_px).
+  double relative_pose_max_error_px = 4.0;
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
   bool use_planar_pairs = false;       // UsableRelativeRotations
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
@@ -39,6 +48,8 @@ struct GlobalMapperOptions {
 };
 
 struct GlobalMapperTrace {
+  std::vector<CameraFocalCalibration> focal_calibration;  // per camera
+  int num_pairs_reestimated = 0;  // relative poses estimated again under calibrated focals
   int num_pairs_used = 0;  // after both view graph filters
   int num_pairs_dropped_rotation = 0;
   RotationAveragingSummary rotation_averaging;

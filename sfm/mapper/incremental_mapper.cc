@@ -60,6 +60,11 @@ IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
   PROJ_CHECK(scene->points.empty(), "the mapper starts from a scene without points");
 }
 
+void IncrementalMapper::SetMaxReprojErrorPx(double max_reproj_error_px) {
+  PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
+  options_.max_reproj_error_px = max_reproj_error_px;
+}
+
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair, &summary_.cpu_times.initial_pair);
   const std::vector<const VerifiedPair*> candidates =
@@ -400,6 +405,13 @@ void RefinePrincipalPointsWhereConstrained(const IncrementalMapperOptions& optio
 
 }  // namespace
 
+void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
+  RefineUntilStable(options, options.final_ba_max_rounds, mapper);
+  if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
+    RefinePrincipalPointsWhereConstrained(options, mapper, scene);
+  }
+}
+
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene) {
   IncrementalMapper mapper(options, tracks, verified_pairs, scene);
@@ -442,10 +454,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   const MapperStepTimes cpu_before_final = mapper.summary().cpu_times;
   const Timer final_timer;
   const double final_cpu_start = ProcessCpuSeconds();
-  RefineUntilStable(options, options.final_ba_max_rounds, &mapper);
-  if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
-    RefinePrincipalPointsWhereConstrained(options, &mapper, scene);
-  }
+  RefineFinalModel(options, &mapper, scene);
   mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);
   summary = mapper.summary();

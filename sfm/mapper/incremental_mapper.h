@@ -60,9 +60,9 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options,
                                    const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene);
 
-// The mapper's steps, for RunIncrementalMapper and for tests. Non-owning: options, tracks,
-// pairs and scene must outlive the mapper, and the scene's points must change only through it.
-// Not thread-safe.
+// The mapper's steps, for RunIncrementalMapper, the global mapper's refinement and tests. Keeps
+// a copy of the options; non-owning otherwise: tracks, pairs and scene must outlive the mapper,
+// and the scene's points must change only through it. Not thread-safe.
 class IncrementalMapper {
  public:
   IncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
@@ -108,6 +108,10 @@ class IncrementalMapper {
   // bookkeeping in sync. Returns observations removed.
   int FilterPoints(const std::vector<int>* point_ids);
 
+  // The reprojection threshold of triangulation, kept observations and filtering from now on
+  // (options.max_reproj_error_px until set): the global mapper starts loose and tightens it.
+  void SetMaxReprojErrorPx(double max_reproj_error_px);
+
   // Cameras whose principal point the adjustments refine from now on, besides all cameras
   // with principal_point kOn.
   void SetPrincipalPointCameras(std::set<int> camera_ids) { principal_point_cameras_ = std::move(camera_ids); }
@@ -125,7 +129,7 @@ class IncrementalMapper {
   BundleAdjustmentOptions BaOptions(int max_iterations) const;
   uint64_t NextSeed() { return options_.seed + 7919 * (seed_counter_++); }
 
-  const IncrementalMapperOptions& options_;
+  IncrementalMapperOptions options_;
   const TrackSet& tracks_;
   const std::vector<VerifiedPair>& pairs_;
   Scene& scene_;
@@ -138,5 +142,10 @@ class IncrementalMapper {
   uint64_t seed_counter_ = 0;
   std::set<int> principal_point_cameras_;
 };
+
+// The refinement both mappers end with: global adjustments, filtering and re-triangulation of
+// every track until the model stops changing, then, with principal_point kAuto, the principal
+// points of the cameras whose views constrain them (principal_point_rule.h).
+void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
 
 }  // namespace proj

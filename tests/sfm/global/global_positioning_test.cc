@@ -6,6 +6,8 @@
 #include <Eigen/Geometry>
 #include <gtest/gtest.h>
 
+#include "tests/sfm/global/ring_view_graph.h"
+
 namespace proj {
 namespace {
 
@@ -44,24 +46,6 @@ PositioningProblem MakeProblem(int num_images, int num_points, double noise_rad,
   return problem;
 }
 
-// Largest distance between true centres and estimated ones after the best similarity
-// (Umeyama), relative to the ring's radius.
-double MaxRelativeCentreError(const std::vector<Eigen::Vector3d>& truth,
-                              const std::vector<Eigen::Vector3d>& estimate) {
-  Eigen::Matrix3Xd from(3, truth.size()), to(3, truth.size());
-  for (size_t i = 0; i < truth.size(); ++i) {
-    from.col(i) = estimate[i];
-    to.col(i) = truth[i];
-  }
-  const Eigen::Matrix4d similarity = Eigen::umeyama(from, to, true);
-  double worst = 0;
-  for (size_t i = 0; i < truth.size(); ++i) {
-    const Eigen::Vector3d aligned = (similarity * estimate[i].homogeneous()).head<3>();
-    worst = std::max(worst, (aligned - truth[i]).norm() / 10);
-  }
-  return worst;
-}
-
 // Positions the problem from random starts; the largest relative centre error, or +inf.
 double PositionAndMeasure(const PositioningProblem& problem) {
   GlobalPositioningOptions options;
@@ -69,7 +53,7 @@ double PositionAndMeasure(const PositioningProblem& problem) {
   const GlobalPositioningResult result =
       PositionCamerasAndPoints(options, static_cast<int>(problem.centres.size()), problem.tracks);
   EXPECT_TRUE(result.success) << result.message;
-  return result.success ? MaxRelativeCentreError(problem.centres, result.centres)
+  return result.success ? testing::MaxAlignedDistance(problem.centres, result.centres, 10)
                         : std::numeric_limits<double>::infinity();
 }
 
