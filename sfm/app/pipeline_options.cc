@@ -149,6 +149,10 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   app.add_option("--klt-max-gap", o.klt.sequence.max_frame_gap,
                  "KLT: pairs link frames up to this many frames apart (powers of two)")
       ->capture_default_str();
+  AddEnumOption(app, "--klt-drift-correction", &o.klt.klt.affine_refinement, kOnOff,
+                "KLT: refine each tracked position by aligning the window its track began with "
+                "under an affine warp, so that errors do not add up along tracks (forward "
+                "motion stretches windows); off: frame-to-frame Lucas-Kanade only");
   app.add_flag("--klt-keyframe-sift", o.keyframe_sift.enabled,
                "KLT: add SIFT matches between keyframes, for wide baselines and loop closures: "
                "features as --features, --max-features, ... on the keyframes; every pair of "

@@ -20,6 +20,7 @@ StageOptions SequenceFingerprint(const ReconstructionOptions& options) {
       .Add("klt levels", klt.num_levels)
       .Add("klt max forward-backward", klt.max_forward_backward_px)
       .Add("klt max residual", klt.max_residual)
+      .Add("--klt-drift-correction", klt.affine_refinement ? "on" : "off")
       .Add("--klt-max-gap", options.klt.sequence.max_frame_gap)
       .Add("klt all gaps", options.klt.sequence.all_gaps ? "on" : "off")
       .Add("klt min pair matches", options.klt.sequence.min_pair_matches)
