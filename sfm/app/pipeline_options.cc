@@ -182,6 +182,17 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                 "Principal point in bundle adjustment: auto refines it, once the model is built, "
                 "for cameras whose views constrain it and keeps it only when plausible; on from "
                 "the start; off at the image centre");
+  static const EnumNames<KeyframeMode> kKeyframeNames = {
+      {"auto", KeyframeMode::kAuto}, {"on", KeyframeMode::kOn}, {"off", KeyframeMode::kOff}};
+  AddEnumOption(app, "--keyframes", &args->options.keyframe_mode, kKeyframeNames,
+                "Incremental mapper on ordered input (images in name order): start the model and "
+                "triangulate from keyframes only, frames that move the camera enough from the "
+                "last keyframe (--keyframe-min-parallax-deg); the others (a stop, turning on the "
+                "spot) are registered afterwards. auto: on with --matcher klt and sequential");
+  app.add_option("--keyframe-min-parallax-deg", args->options.keyframes.min_parallax_deg,
+                 "Keyframes: median parallax of the shared tracks against the last keyframe, "
+                 "rotation removed, that makes a frame a keyframe, degrees")
+      ->capture_default_str();
   app.add_flag("!--no-georeference", args->options.georeference.enabled,
                "Ignore the images' GPS positions: no priors, no georeferenced outputs");
   app.add_option("--gps-sigma-m", args->options.georeference.sigma_m,

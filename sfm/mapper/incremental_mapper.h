@@ -136,6 +136,7 @@ class IncrementalMapper {
   MapperSummary summary_;
   uint64_t seed_counter_ = 0;
   std::set<int> principal_point_cameras_;
+  std::vector<TrackElement> keyframe_track_;  // scratch of TriangulateOrExtend
 };
 
 }  // namespace proj

@@ -65,6 +65,7 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
   };
   std::vector<Ranked> ranked;
   for (const auto& pair : pairs) {
+    if (!scene.images[pair.pair.image1].keyframe || !scene.images[pair.pair.image2].keyframe) continue;
     const InitialPairScore score = ScoreInitialPair(pair, scene, wanted_angle_deg);
     if (score.score > 0) ranked.push_back({&pair, score});
   }

@@ -37,7 +37,8 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 // The pairs worth trying: general (calibrated or uncalibrated) before planar ones, whose pose
 // from the homography may be the wrong one of its two solutions with large, false angles
 // (seen on a street scene); then best score first (ties: more inliers, then input order).
-// Never panoramic or degenerate ones. At most max_candidates.
+// Never panoramic or degenerate ones, nor pairs with a non-keyframe (SceneImage::keyframe).
+// At most max_candidates.
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates);

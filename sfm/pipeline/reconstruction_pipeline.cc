@@ -28,6 +28,7 @@ void ReconstructionOptions::Check() const {
   matching.Check();
   two_view.Check();
   mapper.Check();
+  keyframes.Check();
   georeference.Check();
   global_mapper.Check();
   PROJ_REQUIRE(auto_global_min_images >= 0,
@@ -154,6 +155,31 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
   result->statistics.num_pairs_verify_reused = verification.num_reused;
 }
 
+namespace {
+
+// Marks the frames of ordered input that add no baseline (keyframes.h), in name order.
+void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks, Scene* scene,
+                   ReconstructionStatistics* statistics) {
+  const bool ordered = options.correspondences == CorrespondenceSource::kKltTracks ||
+                       options.pair_selection.mode == PairSelection::kSequential;
+  if (options.keyframe_mode == KeyframeMode::kOff ||
+      (options.keyframe_mode == KeyframeMode::kAuto && !ordered)) {
+    return;
+  }
+  std::vector<int> order(scene->images.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return scene->images[a].name < scene->images[b].name; });
+  const KeyframeSelection selection = SelectKeyframes(*scene, tracks, order, options.keyframes);
+  for (size_t i = 0; i < scene->images.size(); ++i) scene->images[i].keyframe = selection.is_keyframe[i];
+  statistics->num_parallax_keyframes = selection.num_keyframes;
+  PROJ_LOG(kInfo, "keyframes: " << selection.num_keyframes << " of " << order.size()
+                                << " frames (parallax of at least " << options.keyframes.min_parallax_deg
+                                << " deg); the others are registered afterwards");
+}
+
+}  // namespace
+
 void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
                      const SceneDatabase& database, ReconstructionResult* result) {
   Timer timer;
@@ -181,6 +207,7 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
+  MarkKeyframes(options, tracks, &graph.scene, &statistics);
   result->enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   const bool global = options.mapper_choice == MapperChoice::kGlobal ||

@@ -22,6 +22,7 @@
 #include "sfm/database/scene_database.h"
 #include "sfm/global/global_mapper.h"
 #include "sfm/mapper/incremental_mapper.h"
+#include "sfm/mapper/keyframes.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
 #include "sfm/pipeline/georeference_priors.h"
@@ -45,6 +46,10 @@ enum class CorrespondenceSource { kDescriptors, kKltTracks };
 // given a threshold.
 enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
+// Keyframes by parallax (sfm/mapper/keyframes.h) for ordered input: auto uses them with KLT
+// tracks and sequential matching, whose images are a sequence in name order.
+enum class KeyframeMode { kAuto, kOn, kOff };
+
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
   ComputeDevice device = ComputeDevice::kAuto;  // extraction, matching, KLT tracking
@@ -64,6 +69,8 @@ struct ReconstructionOptions {
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
   IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
+  KeyframeMode keyframe_mode = KeyframeMode::kAuto;  // incremental mapper only
+  KeyframeOptions keyframes;
   MapperChoice mapper_choice = MapperChoice::kIncremental;
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
   int auto_global_min_images = 0;
@@ -101,6 +108,8 @@ struct ReconstructionStatistics {
   int num_keyframes = 0;
   int num_keyframe_pairs_matched = 0;
   int num_keyframe_pairs_verified = 0;
+  // Keyframes by parallax of ordered input (keyframe_mode), 0 when not used.
+  int num_parallax_keyframes = 0;
 };
 
 struct ReconstructionResult {
