@@ -127,6 +127,18 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   app.add_option("--overlap", o.pair_selection.overlap,
                  "Sequential matcher: images ahead each image is matched with")
       ->capture_default_str();
+  AddEnumOption(app, "--loop-closure", &o.loop_closure.enabled, kOnOff,
+                "Sequential matcher (and --klt-keyframe-sift): also match images far apart in "
+                "name order that look alike (bag of visual words of their SIFT features), so "
+                "that a path returning to where it passed closes");
+  app.add_option("--loop-candidates", o.loop_closure.pairs.num_candidates,
+                 "Loop closure: most similar images beyond the --overlap window each querying "
+                 "image is matched with (keyframes beyond --klt-max-gap for --klt-keyframe-sift)")
+      ->capture_default_str();
+  app.add_option("--loop-query-period", o.loop_closure.pairs.query_period,
+                 "Loop closure, sequential matcher: every N-th image in name order (and the last) "
+                 "queries; every keyframe does with --klt-keyframe-sift")
+      ->capture_default_str();
   app.add_option("--spatial-neighbors", o.pair_selection.spatial_neighbors,
                  "Spatial matcher: nearest images (horizontal GPS distance) each image is "
                  "matched with")
@@ -156,8 +168,9 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   app.add_flag("--klt-keyframe-sift", o.keyframe_sift.enabled,
                "KLT: add SIFT matches between keyframes, for wide baselines and loop closures: "
                "features as --features, --max-features, ... on the keyframes; every pair of "
-               "keyframes more than --klt-max-gap frames apart matched (closer ones are linked "
-               "by the tracks) and verified like all pairs [off]");
+               "keyframes more than --klt-max-gap frames apart matched (with --loop-closure on, "
+               "each keyframe's --loop-candidates most alike; closer ones are linked by the "
+               "tracks) and verified like all pairs [off]");
   app.add_option("--klt-keyframe-interval", o.keyframe_sift.keyframe_interval,
                  "KLT keyframes: every N-th image in name order, and the last (with "
                  "--klt-keyframe-sift), images")

@@ -7,6 +7,7 @@
 #include <Eigen/SVD>
 
 #include "core/check.h"
+#include "core/logging.h"
 
 namespace proj {
 namespace {
@@ -93,7 +94,7 @@ std::optional<double> RotationCompensatedParallaxDeg(const Scene& scene, const T
   return ParallaxDeg(rays1, rays2);
 }
 
-KeyframeSelection SelectKeyframes(const Scene& scene, const TrackSet& tracks,
+KeyframeSelection SelectParallaxKeyframes(const Scene& scene, const TrackSet& tracks,
                                   const std::vector<int>& order, const KeyframeOptions& options) {
   options.Check();
   KeyframeSelection selection;
@@ -140,7 +141,11 @@ KeyframeSelection SelectKeyframes(const Scene& scene, const TrackSet& tracks,
         continue;
       }
     }
-    if (ParallaxDeg(key_rays, rays) >= options.min_parallax_deg) make_keyframe(position);
+    const double parallax = ParallaxDeg(key_rays, rays);
+    PROJ_LOG(kDebug, "keyframes: '" << scene.images[id].name << "' against '"
+                                    << scene.images[order[key_position]].name << "': " << rays.size()
+                                    << " shared tracks, parallax " << parallax << " deg");
+    if (parallax >= options.min_parallax_deg) make_keyframe(position);
   }
   return selection;
 }

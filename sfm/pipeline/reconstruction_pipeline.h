@@ -28,6 +28,7 @@
 #include "sfm/pipeline/georeference_priors.h"
 #include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
+#include "sfm/pipeline/loop_closure.h"
 #include "sfm/pipeline/stage_options.h"
 #include "sfm/pipeline/video_frames_stage.h"
 #include "sfm/scene.h"
@@ -71,6 +72,9 @@ struct ReconstructionOptions {
   IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
   KeyframeMode keyframe_mode = KeyframeMode::kAuto;  // incremental mapper only
   KeyframeOptions keyframes;
+  // Sequential matching and KLT keyframe SIFT: pairs of images far apart in the sequence that
+  // look alike (loop_closure.h).
+  LoopClosureOptions loop_closure;
   MapperChoice mapper_choice = MapperChoice::kIncremental;
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
   int auto_global_min_images = 0;
@@ -110,6 +114,9 @@ struct ReconstructionStatistics {
   int num_keyframe_pairs_verified = 0;
   // Keyframes by parallax of ordered input (keyframe_mode), 0 when not used.
   int num_parallax_keyframes = 0;
+  // Loop closure of sequential matching (included in the pair counts above).
+  int num_loop_pairs = 0;
+  int num_loop_pairs_verified = 0;
 };
 
 struct ReconstructionResult {

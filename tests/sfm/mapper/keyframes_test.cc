@@ -97,7 +97,7 @@ TEST(Keyframes, StopsAndTurnsOnTheSpotAreNotKeyframes) {
   const testing::MapperTestScene scene = testing::MakeMapperTestScene(MakeDrive(DriveWithStopAndTurn()));
   KeyframeOptions options;
   options.min_parallax_deg = 0.3;
-  const KeyframeSelection selection = SelectKeyframes(scene.input, scene.tracks, InOrder(scene.input), options);
+  const KeyframeSelection selection = SelectParallaxKeyframes(scene.input, scene.tracks, InOrder(scene.input), options);
   ASSERT_EQ(selection.is_keyframe.size(), 20u);
   EXPECT_TRUE(selection.is_keyframe[0]);
   for (int stopped = 6; stopped <= 13; ++stopped) {
@@ -112,7 +112,7 @@ TEST(Keyframes, StopsAndTurnsOnTheSpotAreNotKeyframes) {
   EXPECT_EQ(counted, selection.num_keyframes);
   // Off: every frame is a keyframe.
   options.min_parallax_deg = 0;
-  EXPECT_EQ(SelectKeyframes(scene.input, scene.tracks, InOrder(scene.input), options).num_keyframes, 20);
+  EXPECT_EQ(SelectParallaxKeyframes(scene.input, scene.tracks, InOrder(scene.input), options).num_keyframes, 20);
 }
 
 TEST(Keyframes, TooFewSharedTracksForceKeyframesThatKeepOverlap) {
@@ -124,7 +124,7 @@ TEST(Keyframes, TooFewSharedTracksForceKeyframesThatKeepOverlap) {
   KeyframeOptions options;
   options.min_parallax_deg = 40;  // never reached
   options.min_shared_fraction = 0.6;
-  const KeyframeSelection selection = SelectKeyframes(scene.input, scene.tracks, InOrder(scene.input), options);
+  const KeyframeSelection selection = SelectParallaxKeyframes(scene.input, scene.tracks, InOrder(scene.input), options);
   EXPECT_GE(selection.num_keyframes, 4);
   for (int i = 1; i < 8; ++i) {
     // The keyframe before each keyframe shares enough tracks with it.
@@ -143,7 +143,7 @@ TEST(Keyframes, MapperStartsAndTriangulatesFromKeyframesAndRegistersTheRestAfter
   KeyframeOptions keyframe_options;
   keyframe_options.min_parallax_deg = 0.3;
   const KeyframeSelection selection =
-      SelectKeyframes(input, scene.tracks, InOrder(input), keyframe_options);
+      SelectParallaxKeyframes(input, scene.tracks, InOrder(input), keyframe_options);
   for (size_t i = 0; i < input.images.size(); ++i) input.images[i].keyframe = selection.is_keyframe[i];
   IncrementalMapperOptions options;
   options.init_min_num_points = 50;
