@@ -33,6 +33,10 @@ struct SceneImage {
   std::string name;          // file name relative to the images folder
   int camera_id = kInvalidId;
   bool registered = false;
+  // False for frames of an ordered sequence that add no baseline (sfm/mapper/keyframes.h):
+  // the incremental mapper neither starts the model from them nor triangulates points from
+  // their observations, and registers them after the keyframes.
+  bool keyframe = true;
   Rigid3d cam_from_world;    // valid when registered
   // Keypoints in original-image pixels (centre of the top-left pixel at (0.5, 0.5)).
   std::vector<Eigen::Vector2d> keypoints;

@@ -149,6 +149,10 @@ struct KltGpuTracker::Impl {
   // Sequence state: features of the latest frame in points[active], ids[active].
   KltDeviceArray<float2> points[2];
   KltDeviceArray<int> ids[2];
+  // Drift correction (options.affine_refinement): each feature's template and warp, in the
+  // order of points[active].
+  KltDeviceArray<float> templates[2];
+  KltDeviceArray<KltAffineWarp> warps[2];
   int active = 0;
   int count = 0;
   int next_id = 0;
@@ -236,6 +240,29 @@ struct KltGpuTracker::Impl {
     return p;
   }
 
+  int PatchFloats() const { return (options.window_size + 2) * (options.window_size + 2); }
+
+  internal::KltAffineParams AffineParams(const Pyramid& to, int n) const {
+    internal::KltAffineParams p;
+    const KltLevel& level = to.levels()[0];
+    p.texture = level.texture;
+    p.width = level.width;
+    p.height = level.height;
+    p.window_size = options.window_size;
+    p.max_iterations = options.affine_max_iterations;
+    p.epsilon = static_cast<float>(options.epsilon_px);
+    p.max_scale = static_cast<float>(options.affine_max_scale);
+    p.max_correction = static_cast<float>(options.affine_max_correction_px);
+    p.max_residual = options.max_residual > 0 ? static_cast<float>(options.max_residual) : -1.0f;
+    p.count = n;
+    p.templates = templates[active].data();
+    p.warps = warps[active].data();
+    p.points = tracked.data();
+    p.status = status.data();
+    p.residual = residual.data();
+    return p;
+  }
+
   void ReserveTracking(int n) {
     tracked.Reserve(n);
     status.Reserve(n);
@@ -272,6 +299,11 @@ KltGpuTracker::KltGpuTracker(const KltOptions& options, int device) : impl_(std:
   impl_->host_scratch.Reserve(8);
   for (auto& array : impl_->points) array.Reserve(options.max_features);
   for (auto& array : impl_->ids) array.Reserve(options.max_features);
+  if (options.affine_refinement) {
+    const size_t patch_floats = static_cast<size_t>(impl_->PatchFloats());
+    for (auto& array : impl_->templates) array.Reserve(options.max_features * patch_floats);
+    for (auto& array : impl_->warps) array.Reserve(options.max_features);
+  }
   impl_->compact_count.Reserve(1);
   impl_->ReserveTracking(options.max_features);
   impl_->host_points.Reserve(options.max_features);
@@ -342,11 +374,19 @@ const std::vector<KltFeature>& KltGpuTracker::Impl::ProcessFrame(int frame_width
     internal::KltTrackParams params = s.TrackParams(s.pyramids[previous], pyramid, s.count);
     params.points_in = s.points[s.active].data();
     internal::LaunchLucasKanade(params, s.stream);
+    const bool refine = s.options.affine_refinement;
+    if (refine) internal::LaunchAffineRefine(s.AffineParams(pyramid, s.count), s.stream);
     const int other = 1 - s.active;
     internal::CompactTracked(s.tracked.data(), s.ids[s.active].data(), s.status.data(), s.count,
                              s.flags.data(), s.positions.data(), &s.cub_temp,
                              s.points[other].data(), s.ids[other].data(), s.compact_count.data(),
                              s.stream);
+    if (refine) {
+      internal::ScatterKeptTemplates(s.templates[s.active].data(), s.warps[s.active].data(),
+                                     s.flags.data(), s.positions.data(), s.count,
+                                     s.options.window_size, s.templates[other].data(),
+                                     s.warps[other].data(), s.stream);
+    }
     PROJ_CUDA_CHECK(cudaMemcpyAsync(s.host_scratch.data(), s.compact_count.data(), sizeof(int),
                                     cudaMemcpyDeviceToHost, s.stream));
     PROJ_CUDA_CHECK(cudaStreamSynchronize(s.stream));
@@ -368,6 +408,13 @@ const std::vector<KltFeature>& KltGpuTracker::Impl::ProcessFrame(int frame_width
       params.out_ids = s.ids[s.active].data() + s.count;
       params.first_id = s.next_id;
       const int added = internal::SelectCorners(params, &s.select, s.host_scratch.data(), s.stream);
+      if (s.options.affine_refinement) {
+        const size_t patch_floats = static_cast<size_t>(s.PatchFloats());
+        internal::LaunchCaptureTemplates(pyramid.levels()[0].texture, params.out_points, added,
+                                         s.options.window_size,
+                                         s.templates[s.active].data() + s.count * patch_floats,
+                                         s.warps[s.active].data() + s.count, s.stream);
+      }
       s.count += added;
       s.next_id += added;
     }

@@ -1,5 +1,6 @@
 // GPU KLT tracker: Shi-Tomasi corner selection and pyramidal Lucas-Kanade with a
-// forward-backward check, entirely on the device (see cuda/klt/klt_types.h for the method,
+// forward-backward check and, in sequences, the affine drift correction against each track's
+// first window (cuda/klt/klt_affine.h), entirely on the device (see cuda/klt/klt_types.h for the method,
 // units and conventions). Host-only header (pimpl, no CUDA includes).
 //
 // One instance owns one CUDA stream and all its device buffers, which are allocated on first
@@ -42,7 +43,7 @@ class KltGpuTracker {
   KltGpuTracker& operator=(const KltGpuTracker&) = delete;
 
   // Sequence interface (same contract as proj::KltTracker::ProcessFrame): tracks the features
-  // of the previous frame into `frame`, drops failed ones, selects new corners where tracks
+  // of the previous frame into `frame`, refines them against their templates, drops failed ones, selects new corners where tracks
   // are missing when due, and returns the features alive in `frame`, sorted by track id.
   // All frames of a sequence must have the same size.
   const std::vector<KltFeature>& ProcessFrame(const KltImageView& frame);

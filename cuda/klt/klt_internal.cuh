@@ -8,11 +8,20 @@
 #include <cstdint>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/klt/klt_affine.h"
 #include "cuda/device_memory.cuh"
 
 namespace proj::cuda::internal {
 
 constexpr int kKltMaxLevels = 8;
+
+// Sum over the warp, identical in every lane (lane 0's sum is broadcast so that all lanes
+// take the same branches).
+__device__ __forceinline__ float KltWarpSum(float value) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) value += __shfl_xor_sync(0xffffffffu, value, offset);
+  return __shfl_sync(0xffffffffu, value, 0);
+}
 
 // Grow-only device array; contents are undefined after a resize.
 template <typename T>
@@ -87,6 +96,42 @@ void LaunchLucasKanade(const KltTrackParams& params, cudaStream_t stream);
 void CompactTracked(const float2* points, const int* ids, const uint8_t* status, int count,
                     int* flags, int* positions, KltDeviceArray<unsigned char>* cub_temp,
                     float2* out_points, int* out_ids, int* out_count, cudaStream_t stream);
+
+// Drift correction (cuda/klt/klt_affine.h): aligns each track's template to the current
+// level 0 under an affine warp, starting from the Lucas-Kanade result, one warp per point.
+// Points whose status is not kTracked are left alone; the others get the refined position,
+// residual, warp and status, with the checks of RefineKltTrack (features/klt/klt_affine_refiner.h)
+// in the same order.
+struct KltAffineParams {
+  cudaTextureObject_t texture = 0;  // level 0 of the frame tracked into
+  int width = 0;
+  int height = 0;
+  int window_size = 0;
+  int max_iterations = 0;
+  float epsilon = 0;         // corner shift below which the iterations stop, pixels
+  float max_scale = 0;
+  float max_correction = 0;  // pixels
+  float max_residual = -1;   // <= 0 disables the check
+  int count = 0;
+  const float* templates = nullptr;  // count x (window_size + 2)^2, with the gradient ring
+  KltAffineWarp* warps = nullptr;    // count, in/out
+  float2* points = nullptr;          // in: Lucas-Kanade results, out: refined (project convention)
+  uint8_t* status = nullptr;         // in/out
+  float* residual = nullptr;         // out where refined
+};
+void LaunchAffineRefine(const KltAffineParams& params, cudaStream_t stream);
+
+// Templates of `count` new tracks beginning at `points` (project convention) in level 0
+// (`texture`), and identity warps at those points.
+void LaunchCaptureTemplates(cudaTextureObject_t texture, const float2* points, int count,
+                            int window_size, float* templates, KltAffineWarp* warps,
+                            cudaStream_t stream);
+
+// The templates and warps of the tracks CompactTracked kept (its flags and positions), in
+// the same order.
+void ScatterKeptTemplates(const float* templates, const KltAffineWarp* warps, const int* flags,
+                          const int* positions, int count, int window_size, float* out_templates,
+                          KltAffineWarp* out_warps, cudaStream_t stream);
 
 // Shi-Tomasi corner selection on a level-0 image.
 struct KltSelectParams {

@@ -14,15 +14,6 @@ namespace proj::cuda::internal {
 namespace {
 
 constexpr int kWarpsPerBlock = 4;
-constexpr unsigned kFullMask = 0xffffffffu;
-
-// Sum over the warp, identical in every lane (lane 0's sum is broadcast so that all lanes
-// take the same branches).
-__device__ __forceinline__ float WarpSum(float value) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) value += __shfl_xor_sync(kFullMask, value, offset);
-  return __shfl_sync(kFullMask, value, 0);
-}
 
 __device__ __forceinline__ bool WindowOutside(float left, float top, int window, int width,
                                               int height) {
@@ -123,9 +114,9 @@ __device__ TrackOutcome TrackPoint(const KltTrackParams& p, const cudaTextureObj
       a12 += grad_x[t] * grad_y[t];
       a22 += grad_y[t] * grad_y[t];
     });
-    a11 = WarpSum(a11);
-    a12 = WarpSum(a12);
-    a22 = WarpSum(a22);
+    a11 = KltWarpSum(a11);
+    a12 = KltWarpSum(a12);
+    a22 = KltWarpSum(a22);
     const float det = a11 * a22 - a12 * a12;
     const float min_eigen =
         (a22 + a11 - sqrtf((a11 - a22) * (a11 - a22) + 4.0f * a12 * a12)) / (2.0f * area);
@@ -149,8 +140,8 @@ __device__ TrackOutcome TrackPoint(const KltTrackParams& p, const cudaTextureObj
         b1 += diff * grad_x[t];
         b2 += diff * grad_y[t];
       });
-      b1 = WarpSum(b1);
-      b2 = WarpSum(b2);
+      b1 = KltWarpSum(b1);
+      b2 = KltWarpSum(b2);
       const float2 delta = make_float2((a12 * b2 - a22 * b1) * inv_det, (a12 * b1 - a11 * b2) * inv_det);
       left += delta.x;
       top += delta.y;
@@ -173,7 +164,7 @@ __device__ TrackOutcome TrackPoint(const KltTrackParams& p, const cudaTextureObj
       ForEachPixel<kPerLane>(walk, [&](int t, int wx, int wy) {
         sum += fabsf(tex2D<float>(to[0], left + wx + 0.5f, top + wy + 0.5f) - values[t]);
       });
-      outcome.residual = WarpSum(sum) / area;
+      outcome.residual = KltWarpSum(sum) / area;
     }
   }
   outcome.position = next;

@@ -25,6 +25,11 @@ void KltOptions::Check() const {
                "KltOptions.reselect_interval_frames must be >= 1 (got " << reselect_interval_frames << ")");
   PROJ_REQUIRE(reselect_min_fraction >= 0 && reselect_min_fraction <= 1,
                "KltOptions.reselect_min_fraction must be in [0, 1] (got " << reselect_min_fraction << ")");
+  PROJ_REQUIRE(affine_max_iterations >= 1 && affine_max_iterations <= 1000,
+               "KltOptions.affine_max_iterations must be in [1, 1000] (got " << affine_max_iterations << ")");
+  PROJ_REQUIRE(affine_max_scale > 1, "KltOptions.affine_max_scale must be > 1 (got " << affine_max_scale << ")");
+  PROJ_REQUIRE(affine_max_correction_px > 0,
+               "KltOptions.affine_max_correction_px must be > 0 (got " << affine_max_correction_px << ")");
 }
 
 const char* KltStatusName(KltStatus status) {
@@ -35,6 +40,7 @@ const char* KltStatusName(KltStatus status) {
     case KltStatus::kOutOfImage: return "out-of-image";
     case KltStatus::kLargeResidual: return "large-residual";
     case KltStatus::kForwardBackward: return "forward-backward";
+    case KltStatus::kTemplateMismatch: return "template-mismatch";
   }
   return "unknown";
 }

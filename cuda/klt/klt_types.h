@@ -6,7 +6,10 @@
 // Method: corners by Shi & Tomasi, "Good Features to Track" (CVPR 1994), the smaller
 // eigenvalue of the gradient structure tensor; tracking by pyramidal Lucas-Kanade as in
 // Bouguet, "Pyramidal Implementation of the Lucas Kanade Feature Tracker" (Intel, 2001),
-// with the forward-backward check of Kalal et al., "Forward-Backward Error" (ICPR 2010).
+// with the forward-backward check of Kalal et al., "Forward-Backward Error" (ICPR 2010); in
+// sequences each position is then refined against the track's first window under an affine
+// warp (Shi & Tomasi's affine window, by inverse compositional alignment; cuda/klt/klt_affine.h)
+// so that errors do not add up along a track.
 //
 // Coordinates: pixels, centre of the top-left pixel at (0.5, 0.5) (the project convention,
 // geometry/camera/camera_models.h). Intensities: grey values in [0, 1].
@@ -43,6 +46,16 @@ struct KltOptions {
   // --- Sequences (KltTracker::ProcessFrame) ---
   int reselect_interval_frames = 5;  // select new corners every k frames ...
   double reselect_min_fraction = 0.5;  // ... or when fewer than this fraction of N survive
+  // --- Drift correction (sequences only; cuda/klt/klt_affine.h) ---
+  // After Lucas-Kanade, each position is refined by aligning the window the track began with
+  // (kept from the frame that selected it) to the current frame under an affine warp, so
+  // errors do not add up along a track. The residual check (max_residual) then applies to
+  // that alignment.
+  bool affine_refinement = true;
+  int affine_max_iterations = 20;       // per frame; stops earlier below epsilon_px
+  double affine_max_scale = 4.0;        // drop when the window grew or shrank beyond this
+  double affine_max_correction_px = 3.0;  // drop when the refinement moves the point farther
+                                          // than this from the Lucas-Kanade result
 
   // Half window, pixels. A feature is dropped when its level-0 window leaves the image; new
   // corners are selected only at least this far from the border.
@@ -57,8 +70,13 @@ enum class KltStatus : uint8_t {
   kLost = 1,             // the window left the (pyramid) image during the iterations
   kLowTexture = 2,       // gradient matrix too weak (min_eigenvalue) at some level
   kOutOfImage = 3,       // final level-0 window not entirely inside the image
-  kLargeResidual = 4,    // mean absolute difference above max_residual
+  kLargeResidual = 4,    // mean absolute difference above max_residual (after the affine
+                         // alignment when it runs)
   kForwardBackward = 5,  // backward track failed or ended more than max_forward_backward_px away
+  kTemplateMismatch = 6,  // the affine alignment with the track's first window failed: too
+                          // little texture for it, the window deformed beyond
+                          // affine_max_scale, or it moved the point beyond
+                          // affine_max_correction_px
 };
 
 const char* KltStatusName(KltStatus status);

@@ -27,25 +27,75 @@ constexpr double kStreetHalfWidthM = 7;  // path to facades
 constexpr double kBuildingDepthM = 6;
 constexpr double kCarOffsetM = 4.2;      // path to the middle of a parked car
 
-// The L-shaped path by arc length s in [0, length_m]: a straight along +x, a left turn of
-// radius r on a quarter circle, a straight along +y; positions in the ground plane.
+// The path by arc length s in [0, Length()]: straights and quarter-circle left turns, one after
+// the other, positions in the ground plane. Headings are multiples of 90 degrees at segment
+// starts, so the straights run along the axes exactly.
+struct PathSegment {
+  bool turn = false;
+  double length_m = 0;
+  Eigen::Vector2d start = Eigen::Vector2d::Zero();
+  int quarter_turns = 0;  // heading at the start, in quarter turns from +x
+
+  Eigen::Vector2d Direction() const {
+    static const Eigen::Vector2d kAxes[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    return kAxes[quarter_turns % 4];
+  }
+  Eigen::Vector2d Left() const { return Eigen::Vector2d(-Direction().y(), Direction().x()); }
+};
+
 struct StreetPath {
-  double first_m = 0, turn_radius_m = 0, second_m = 0;
+  double turn_radius_m = 0;
+  bool closed = false;  // the last segment leads back to the first
+  std::vector<PathSegment> segments;
   Eigen::Vector2d offset = Eigen::Vector2d::Zero();  // centres the path's bounding box
 
   double TurnLength() const { return turn_radius_m * kPi / 2; }
-  double Length() const { return first_m + TurnLength() + second_m; }
-  Eigen::Vector2d Position(double s) const {
-    if (s <= first_m) return offset + Eigen::Vector2d(s, 0);
-    if (s <= first_m + TurnLength()) {
-      const double angle = (s - first_m) / turn_radius_m;
-      return offset + Eigen::Vector2d(first_m + turn_radius_m * std::sin(angle),
-                                      turn_radius_m * (1 - std::cos(angle)));
+  void Append(bool turn, double length_m) {
+    PathSegment segment;
+    segment.turn = turn;
+    segment.length_m = length_m;
+    if (!segments.empty()) {
+      const PathSegment& last = segments.back();
+      segment.start = last.turn ? Eigen::Vector2d(last.start + turn_radius_m * (last.Direction() + last.Left()))
+                                : Eigen::Vector2d(last.start + last.length_m * last.Direction());
+      segment.quarter_turns = last.quarter_turns + (last.turn ? 1 : 0);
     }
-    return offset + Eigen::Vector2d(first_m + turn_radius_m, turn_radius_m + s - first_m - TurnLength());
+    segments.push_back(segment);
+  }
+  double Length() const {
+    double length = 0;
+    for (const PathSegment& segment : segments) length += segment.length_m;
+    return length;
+  }
+  Eigen::Vector2d Position(double s) const {
+    const auto [segment, along] = Find(s);
+    if (!segment->turn) return offset + segment->start + along * segment->Direction();
+    const double angle = along / turn_radius_m;
+    const Eigen::Vector2d center = segment->start + turn_radius_m * segment->Left();
+    return offset + center + turn_radius_m * (std::sin(angle) * segment->Direction() -
+                                              std::cos(angle) * segment->Left());
   }
   double HeadingRad(double s) const {
-    return std::clamp((s - first_m) / turn_radius_m, 0.0, kPi / 2);
+    const auto [segment, along] = Find(s);
+    return segment->quarter_turns * kPi / 2 + (segment->turn ? along / turn_radius_m : 0);
+  }
+  // Whether a turn comes right before / after segment k (around the loop when closed).
+  bool TurnBefore(size_t k) const {
+    if (k > 0) return segments[k - 1].turn;
+    return closed && segments.back().turn;
+  }
+  bool TurnAfter(size_t k) const {
+    if (k + 1 < segments.size()) return segments[k + 1].turn;
+    return closed && segments.front().turn;
+  }
+
+ private:
+  std::pair<const PathSegment*, double> Find(double s) const {
+    for (const PathSegment& segment : segments) {
+      if (s <= segment.length_m || &segment == &segments.back()) return {&segment, std::min(s, segment.length_m)};
+      s -= segment.length_m;
+    }
+    return {&segments.back(), 0.0};
   }
 };
 
@@ -53,13 +103,36 @@ int NumMovingFrames(const SyntheticStreetOptions& options) {
   return options.num_frames - std::max(options.stop_frames - 1, 0);
 }
 
+// Straights of the path together (the turns take the rest of its length): the L runs one
+// step short of the frames' span, the loop a full step more (its last step closes it).
+double StraightsLength(const SyntheticStreetOptions& options) {
+  const double turn = options.turn_radius_m * kPi / 2;
+  if (!options.loop) return (NumMovingFrames(options) - 1) * options.step_m - turn;
+  return NumMovingFrames(options) * options.step_m - 4 * turn;
+}
+
 StreetPath MakePath(const SyntheticStreetOptions& options) {
   StreetPath path;
   path.turn_radius_m = options.turn_radius_m;
-  const double straights = (NumMovingFrames(options) - 1) * options.step_m - path.TurnLength();
-  path.first_m = 0.55 * straights;
-  path.second_m = straights - path.first_m;
-  path.offset = -0.5 * Eigen::Vector2d(path.first_m + path.turn_radius_m, path.turn_radius_m + path.second_m);
+  path.closed = options.loop;
+  const double straights = StraightsLength(options);
+  const double r = options.turn_radius_m;
+  if (!options.loop) {
+    // An L: along +x, a left turn, along +y.
+    const double first = 0.55 * straights;
+    path.Append(false, first);
+    path.Append(true, path.TurnLength());
+    path.Append(false, straights - first);
+    path.offset = -0.5 * Eigen::Vector2d(first + r, r + straights - first);
+    return path;
+  }
+  // A rounded rectangle, four left turns, back to the start: sides a (along x) and b.
+  const double a = 0.3 * straights, b = 0.2 * straights;
+  for (const double side : {a, b, a, b}) {
+    path.Append(false, side);
+    path.Append(true, path.TurnLength());
+  }
+  path.offset = -0.5 * Eigen::Vector2d(a, b + 2 * r);
   return path;
 }
 
@@ -149,10 +222,9 @@ void SyntheticStreetOptions::Check() const {
   PROJ_REQUIRE(std::abs(pitch_deg) <= 30, "SyntheticStreetOptions.pitch_deg must be in [-30, 30]");
   PROJ_REQUIRE(supersampling >= 1 && supersampling <= 8, "SyntheticStreetOptions.supersampling must be in [1, 8]");
   PROJ_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "SyntheticStreetOptions.jpeg_quality must be in [1, 100]");
-  const double straights = (NumMovingFrames(*this) - 1) * step_m - turn_radius_m * kPi / 2;
-  PROJ_REQUIRE(straights >= 10, "SyntheticStreetOptions: the path ("
-                                    << (NumMovingFrames(*this) - 1) * step_m
-                                    << " m) must be at least 10 m longer than the turn; add frames or raise step_m");
+  PROJ_REQUIRE(StraightsLength(*this) >= (loop ? 20 : 10),
+               "SyntheticStreetOptions: the path must be at least " << (loop ? 20 : 10)
+                   << " m longer than its turns; add frames or raise step_m");
   PROJ_REQUIRE(EnclosureApothem(MakePath(*this)) <= 100,
                "SyntheticStreetOptions: the path is too long for the synthetic world (at most ~150 m)");
 }
@@ -197,30 +269,31 @@ synthetic::SyntheticWorld BuildStreetWorld(const SyntheticStreetOptions& options
   Rng rng(SubSeed(options.seed, 4));
   const RowStyle buildings = {kBuildingDepthM, 6, 14, 0.5, 4, 6, 14, kStreetHalfWidthM - 1.5, 0.02};
   const RowStyle cars = {1.8, 3.8, 4.6, 1.5, 9, 1.3, 1.7, kCarOffsetM - 1.6, 0.01};
-  // Each straight's two sides, extended past its ends; the path clearance trims the rows
-  // where the other street crosses.
-  const Eigen::Vector2d x_axis(1, 0), y_axis(0, 1);
-  const Eigen::Vector2d start = path.Position(0);
-  const Eigen::Vector2d corner = path.offset + Eigen::Vector2d(path.first_m + path.turn_radius_m, 0);
-  const double first_end = path.first_m + path.turn_radius_m;
-  const double second_end = path.turn_radius_m + path.second_m;
+  // Each straight's two sides (the positive axis side first), from the corner where the street
+  // before it ends to the one where the street after it begins and on past them; the path
+  // clearance trims the rows where another street crosses. Then the parked cars along the
+  // straights themselves.
   std::vector<Footprint> footprints;
   std::vector<PlacedBox> boxes;
-  for (const Eigen::Vector2d& side : {y_axis, Eigen::Vector2d(-y_axis)}) {
-    PlaceRow(start, x_axis, side, -20, first_end + 20, kStreetHalfWidthM, buildings, samples, max_radius,
-             &rng, &footprints, &boxes);
-  }
-  for (const Eigen::Vector2d& side : {x_axis, Eigen::Vector2d(-x_axis)}) {
-    PlaceRow(corner, y_axis, side, -20, second_end + 20, kStreetHalfWidthM, buildings, samples, max_radius,
-             &rng, &footprints, &boxes);
-  }
-  for (const Eigen::Vector2d& side : {y_axis, Eigen::Vector2d(-y_axis)}) {
-    PlaceRow(start, x_axis, side, 0, path.first_m, kCarOffsetM - 0.9, cars, samples, max_radius, &rng,
-             &footprints, &boxes);
-  }
-  for (const Eigen::Vector2d& side : {x_axis, Eigen::Vector2d(-x_axis)}) {
-    PlaceRow(corner, y_axis, side, path.turn_radius_m, second_end, kCarOffsetM - 0.9, cars, samples,
-             max_radius, &rng, &footprints, &boxes);
+  for (const bool parked_cars : {false, true}) {
+    for (size_t k = 0; k < path.segments.size(); ++k) {
+      const PathSegment& segment = path.segments[k];
+      if (segment.turn) continue;
+      const Eigen::Vector2d along = segment.Direction();
+      const Eigen::Vector2d side = along.cwiseAbs().reverse();  // the positive perpendicular axis
+      const double before = path.TurnBefore(k) ? path.turn_radius_m : 0;
+      const double after = path.TurnAfter(k) ? path.turn_radius_m : 0;
+      const Eigen::Vector2d origin = path.offset + segment.start - before * along;
+      for (const Eigen::Vector2d& direction : {side, Eigen::Vector2d(-side)}) {
+        if (parked_cars) {
+          PlaceRow(origin, along, direction, before, before + segment.length_m, kCarOffsetM - 0.9, cars,
+                   samples, max_radius, &rng, &footprints, &boxes);
+        } else {
+          PlaceRow(origin, along, direction, -20, before + segment.length_m + after + 20, kStreetHalfWidthM,
+                   buildings, samples, max_radius, &rng, &footprints, &boxes);
+        }
+      }
+    }
   }
   return synthetic::BuildSyntheticWorld(world, boxes, options.seed, options.num_threads);
 }

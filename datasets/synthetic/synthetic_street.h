@@ -1,6 +1,7 @@
 // A synthetic forward-motion sequence, as from a car's dashboard camera: the camera drives
-// along an L-shaped street (a straight, a 90-degree left turn on an arc, a straight) lined
-// by textured building facades and parked cars, about step_m between frames, and stands
+// along an L-shaped street (a straight, a 90-degree left turn on an arc, a straight), or
+// around a block back to its start (`loop`), lined by textured building facades and parked
+// cars, about step_m between frames, and stands
 // still for a few frames once (identical positions). The wide, low image and the optional
 // radial distortion are those of such cameras (KITTI: 1226 x 370, f ~ 720 px).
 //
@@ -27,6 +28,10 @@ struct SyntheticStreetOptions {
   double radial_k1 = 0;          // SIMPLE_RADIAL distortion (< 0: barrel)
   double step_m = 1.0;           // distance driven between moving frames
   int stop_frames = 5;           // frames at one position (a stop); 0 or 1: no stop
+  // A closed loop instead of the L: a rounded rectangle with four left turns of turn_radius_m
+  // around a block of buildings, the last frame one step before the first (where the path
+  // returns), for loop closure.
+  bool loop = false;
   double turn_radius_m = 8;      // the 90-degree left turn
   double camera_height_m = 1.6;
   double pitch_deg = 3;          // camera looks down by this much

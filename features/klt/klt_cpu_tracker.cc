@@ -9,6 +9,8 @@
 #include <opencv2/video/tracking.hpp>
 
 #include "core/check.h"
+#include "core/parallel_for.h"
+#include "features/klt/klt_affine_refiner.h"
 
 namespace proj {
 namespace {
@@ -52,16 +54,27 @@ class KltCpuTracker final : public KltTracker {
                                << " but the sequence started with " << width_ << "x" << height_);
     std::vector<cv::Mat> pyramid = BuildPyramid(frame);
     if (frame_index_ > 0 && !points_.empty()) {
-      const KltTrackResult result = Track(previous_pyramid_, pyramid, points_);
+      KltTrackResult result = Track(previous_pyramid_, pyramid, points_);
+      const bool refine = options_.affine_refinement;
+      if (refine) {
+        ParallelFor(0, static_cast<int>(points_.size()), 0, [&](int i, int /*worker*/) {
+          if (result.status[i] != KltStatus::kTracked) return;
+          const KltAffineOutcome refined = RefineKltTrack(frame, result.points[i], options_, &affine_[i]);
+          result.status[i] = refined.status;
+          result.points[i] = refined.point;
+        });
+      }
       size_t kept = 0;
       for (size_t i = 0; i < points_.size(); ++i) {
         if (result.status[i] != KltStatus::kTracked) continue;
+        if (refine && kept != i) affine_[kept] = std::move(affine_[i]);
         points_[kept] = result.points[i];
         ids_[kept] = ids_[i];
         ++kept;
       }
       points_.resize(kept);
       ids_.resize(kept);
+      if (refine) affine_.resize(kept);
     }
     ++frames_since_selection_;
     const int n = options_.max_features;
@@ -73,6 +86,9 @@ class KltCpuTracker final : public KltTracker {
         for (const KltCorner& corner : Select(frame, n - count, points_)) {
           points_.push_back(KltPoint{corner.x, corner.y});
           ids_.push_back(next_id_++);
+          if (options_.affine_refinement) {
+            affine_.push_back(CaptureKltTemplate(frame, points_.back(), options_.window_size));
+          }
         }
       }
     }
@@ -94,6 +110,7 @@ class KltCpuTracker final : public KltTracker {
   void Reset() override {
     previous_pyramid_.clear();
     points_.clear();
+    affine_.clear();
     ids_.clear();
     features_.clear();
     next_id_ = 0;
@@ -235,6 +252,7 @@ class KltCpuTracker final : public KltTracker {
   std::vector<cv::Mat> previous_pyramid_;
   std::vector<KltPoint> points_;
   std::vector<int> ids_;
+  std::vector<KltAffineTrack> affine_;  // by track, with points_ (when affine_refinement)
   std::vector<KltFeature> features_;
   int next_id_ = 0;
   int frame_index_ = 0;

@@ -19,8 +19,9 @@ class KltTracker {
  public:
   virtual ~KltTracker() = default;
 
-  // Adds the next frame of a sequence: tracks the features of the previous frame into it
-  // (dropping those whose status is not kTracked), then, on the first frame, every
+  // Adds the next frame of a sequence: tracks the features of the previous frame into it,
+  // refines each position against the track's first window (options.affine_refinement), drops
+  // those whose status is not kTracked, then, on the first frame, every
   // options.reselect_interval_frames frames, or when fewer than reselect_min_fraction *
   // max_features survive, selects new corners away from the surviving ones (min_distance_px)
   // up to max_features in total. Returns the features alive in `frame`, sorted by track id;
@@ -40,8 +41,9 @@ class KltTracker {
   // Ends any sequence in progress (as Reset).
   virtual std::vector<KltCorner> SelectCorners(const GrayImage& image, int max_count,
                                                const std::vector<KltPoint>& existing) = 0;
-  // Tracks `points` of `from` into `to` (same size); one result entry per point. Ends any
-  // sequence in progress (as Reset).
+  // Tracks `points` of `from` into `to` (same size); one result entry per point (Lucas-Kanade
+  // only: a pair has no track history to refine against). Ends any sequence in progress (as
+  // Reset).
   virtual KltTrackResult TrackPoints(const GrayImage& from, const GrayImage& to,
                                      const std::vector<KltPoint>& points) = 0;
 

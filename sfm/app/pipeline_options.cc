@@ -131,6 +131,18 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   app.add_option("--overlap", o.pair_selection.overlap,
                  "Sequential matcher: images ahead each image is matched with")
       ->capture_default_str();
+  AddEnumOption(app, "--loop-closure", &o.loop_closure.enabled, kOnOff,
+                "Sequential matcher (and --klt-keyframe-sift): also match images far apart in "
+                "name order that look alike (bag of visual words of their SIFT features), so "
+                "that a path returning to where it passed closes");
+  app.add_option("--loop-candidates", o.loop_closure.pairs.num_candidates,
+                 "Loop closure: most similar images beyond the --overlap window each querying "
+                 "image is matched with (keyframes beyond --klt-max-gap for --klt-keyframe-sift)")
+      ->capture_default_str();
+  app.add_option("--loop-query-period", o.loop_closure.pairs.query_period,
+                 "Loop closure, sequential matcher: every N-th image in name order (and the last) "
+                 "queries; every keyframe does with --klt-keyframe-sift")
+      ->capture_default_str();
   app.add_option("--spatial-neighbors", o.pair_selection.spatial_neighbors,
                  "Spatial matcher: nearest images (horizontal GPS distance) each image is "
                  "matched with")
@@ -153,11 +165,16 @@ void AddMatchingOptions(CLI::App& app, PipelineArgs* args, bool with_klt) {
   app.add_option("--klt-max-gap", o.klt.sequence.max_frame_gap,
                  "KLT: pairs link frames up to this many frames apart (powers of two)")
       ->capture_default_str();
+  AddEnumOption(app, "--klt-drift-correction", &o.klt.klt.affine_refinement, kOnOff,
+                "KLT: refine each tracked position by aligning the window its track began with "
+                "under an affine warp, so that errors do not add up along tracks (forward "
+                "motion stretches windows); off: frame-to-frame Lucas-Kanade only");
   app.add_flag("--klt-keyframe-sift", o.keyframe_sift.enabled,
                "KLT: add SIFT matches between keyframes, for wide baselines and loop closures: "
                "features as --features, --max-features, ... on the keyframes; every pair of "
-               "keyframes more than --klt-max-gap frames apart matched (closer ones are linked "
-               "by the tracks) and verified like all pairs [off]");
+               "keyframes more than --klt-max-gap frames apart matched (with --loop-closure on, "
+               "each keyframe's --loop-candidates most alike; closer ones are linked by the "
+               "tracks) and verified like all pairs [off]");
   app.add_option("--klt-keyframe-interval", o.keyframe_sift.keyframe_interval,
                  "KLT keyframes: every N-th image in name order, and the last (with "
                  "--klt-keyframe-sift), images")
@@ -182,6 +199,17 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                 "Principal point in bundle adjustment: auto refines it, once the model is built, "
                 "for cameras whose views constrain it and keeps it only when plausible; on from "
                 "the start; off at the image centre");
+  static const EnumNames<KeyframeMode> kKeyframeNames = {
+      {"auto", KeyframeMode::kAuto}, {"on", KeyframeMode::kOn}, {"off", KeyframeMode::kOff}};
+  AddEnumOption(app, "--keyframes", &args->options.keyframe_mode, kKeyframeNames,
+                "Incremental mapper on ordered input (images in name order): start the model and "
+                "triangulate from keyframes only, frames that move the camera enough from the "
+                "last keyframe (--keyframe-min-parallax-deg); the others (a stop, turning on the "
+                "spot) are registered afterwards. auto: on with --matcher klt and sequential");
+  app.add_option("--keyframe-min-parallax-deg", args->options.keyframes.min_parallax_deg,
+                 "Keyframes: median parallax of the shared tracks against the last keyframe, "
+                 "rotation removed, that makes a frame a keyframe, degrees")
+      ->capture_default_str();
   app.add_flag("!--no-georeference", args->options.georeference.enabled,
                "Ignore the images' GPS positions: no priors, no georeferenced outputs");
   app.add_option("--gps-sigma-m", args->options.georeference.sigma_m,

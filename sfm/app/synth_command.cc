@@ -59,6 +59,11 @@ CommandRunner AddSynthCommand(CLI::App& app) {
   street_flag->excludes(sequence);
   app.add_option("--radial-k1", street->radial_k1, "--street: SIMPLE_RADIAL distortion k1 (< 0: barrel)")
       ->capture_default_str();
+  app.add_flag("--loop", street->loop,
+               "--street: drive around a block (four left turns) back to the start instead of the "
+               "L, for loop closure");
+  app.add_option("--step-m", street->step_m, "--street: distance driven between frames, metres")
+      ->capture_default_str();
   AddFlightOptions(app, flight_mode.get(), flight.get());
   auto count = std::make_shared<int>(0);
   app.add_option("--num-images", *count,

@@ -8,6 +8,7 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "sfm/mapper/initial_pair.h"
+#include "sfm/mapper/keyframes.h"
 #include "sfm/mapper/local_adjustment.h"
 #include "sfm/mapper/pose_estimation.h"
 #include "sfm/mapper/principal_point_rule.h"
@@ -181,12 +182,16 @@ int IncrementalMapper::TriangulateOrExtend(int track_id, int* added) {
     *added += extended;
     return extended > 0 ? point_id : kInvalidId;
   }
-  std::optional<Point3D> point = TriangulateTrack(scene_, track, options_.max_reproj_error_px,
+  // Points come from keyframes only (keyframes.h); other frames' observations then join them.
+  const bool all_keyframes = KeyframeElements(scene_, track, &keyframe_track_);
+  std::optional<Point3D> point = TriangulateTrack(scene_, all_keyframes ? track : keyframe_track_,
+                                                  options_.max_reproj_error_px,
                                                   options_.min_tri_angle_deg);
   if (!point) return kInvalidId;
   const int id = scene_.AddPoint(point->position, point->track);
   visibility_.SetPoint(track_id, id, track);
   *added += static_cast<int>(point->track.size());
+  if (!all_keyframes) *added += ExtendPoint(track, id, options_.max_reproj_error_px, &scene_);
   return id;
 }
 

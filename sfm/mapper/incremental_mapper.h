@@ -141,6 +141,7 @@ class IncrementalMapper {
   MapperSummary summary_;
   uint64_t seed_counter_ = 0;
   std::set<int> principal_point_cameras_;
+  std::vector<TrackElement> keyframe_track_;  // scratch of TriangulateOrExtend
 };
 
 // The refinement both mappers end with: global adjustments, filtering and re-triangulation of

@@ -107,7 +107,8 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
     const TwoViewGeometry& geometry = pairs[i].geometry;
     if (geometry.configuration == TwoViewConfiguration::kPanoramic ||
         geometry.configuration == TwoViewConfiguration::kDegenerate ||
-        geometry.inlier_matches.empty()) {
+        geometry.inlier_matches.empty() || !scene.images[pairs[i].pair.image1].keyframe ||
+        !scene.images[pairs[i].pair.image2].keyframe) {
       continue;
     }
     (geometry.configuration == TwoViewConfiguration::kPlanar ? planar : general).push_back(i);

@@ -37,10 +37,11 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 // The pairs worth trying: general (calibrated or uncalibrated) before planar ones, whose pose
 // from the homography may be the wrong one of its two solutions with large, false angles
 // (seen on a street scene); then best score first (ties: more inliers, then input order).
-// Never panoramic or degenerate ones. At most max_candidates. Only the pairs that may make the
-// list are scored (a score never exceeds the pair's inlier count, so pairs are scored by
-// decreasing inlier count until none left can): with thousands of pairs, a few hundred
-// usually; *num_scored (when non-null) says how many.
+// Never panoramic or degenerate ones, nor pairs with a non-keyframe (SceneImage::keyframe).
+// At most max_candidates. Only the pairs that may make the list are scored (a score never
+// exceeds the pair's inlier count, so pairs are scored by decreasing inlier count until none
+// left can): with thousands of pairs, a few hundred usually; *num_scored (when non-null) says
+// how many.
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates, int* num_scored = nullptr);

@@ -13,7 +13,7 @@ struct IncrementalMapperOptions {
   int init_min_num_points = 100;          // triangulated points the initial pair must give
   double init_min_tri_angle_deg = 16.0;   // median triangulation angle wanted; relaxed in steps
                                           // down to init_lowest_tri_angle_deg if no pair has it
-  double init_lowest_tri_angle_deg = 2.0;
+  double init_lowest_tri_angle_deg = 1.0;
   int init_max_candidates = 40;           // best-scored verified pairs tried per round
                                           // (initial_pair.h: inliers x parallax)
 

@@ -1,6 +1,7 @@
 #include "sfm/pipeline/keyframe_sift_stage.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 #include <Eigen/Core>
@@ -33,6 +34,23 @@ std::vector<ImagePair> SelectKeyframePairs(const std::vector<int>& keyframes, in
     for (size_t b = a + 1; b < keyframes.size(); ++b) {
       if (keyframes[b] - keyframes[a] > max_klt_gap) pairs.push_back({keyframes[a], keyframes[b]});
     }
+  }
+  return pairs;
+}
+
+std::vector<ImagePair> SelectSimilarKeyframePairs(const std::vector<int>& keyframes,
+                                                  const std::vector<DescriptorList>& descriptors,
+                                                  int max_klt_gap, const LoopClosureOptions& options) {
+  PROJ_CHECK(keyframes.size() == descriptors.size(), "one descriptor list per keyframe");
+  const std::vector<std::vector<float>> vectors = ComputeImageVectors(
+      static_cast<int>(keyframes.size()), [&](int k) { return descriptors[k]; }, options.retrieval);
+  std::vector<int> queries(keyframes.size());
+  for (size_t k = 0; k < queries.size(); ++k) queries[k] = static_cast<int>(k);
+  std::vector<ImagePair> pairs;
+  for (const ImagePair& pair :
+       MostSimilarPairs(vectors, queries, options.pairs.num_candidates, options.pairs.min_similarity,
+                        [&](int a, int b) { return std::abs(keyframes[a] - keyframes[b]) > max_klt_gap; })) {
+    pairs.push_back({keyframes[pair.image1], keyframes[pair.image2]});
   }
   return pairs;
 }
@@ -105,7 +123,14 @@ KeyframeSiftResult AddKeyframeSift(const KeyframeSiftSettings& settings,
   // Pairs in frame indices (the result's) and in keyframe indices (the matcher's).
   timer.Restart();
   const std::vector<int>& keyframes = result.keyframes;
-  const std::vector<ImagePair> frame_pairs = SelectKeyframePairs(keyframes, settings.max_klt_gap);
+  std::vector<ImagePair> frame_pairs;
+  if (settings.loop_closure.enabled) {
+    std::vector<DescriptorList> descriptors;
+    for (const FeatureSet& set : features) descriptors.push_back(set.descriptors);
+    frame_pairs = SelectSimilarKeyframePairs(keyframes, descriptors, settings.max_klt_gap, settings.loop_closure);
+  } else {
+    frame_pairs = SelectKeyframePairs(keyframes, settings.max_klt_gap);
+  }
   auto position = [&](int frame) {
     return static_cast<int>(std::lower_bound(keyframes.begin(), keyframes.end(), frame) -
                             keyframes.begin());

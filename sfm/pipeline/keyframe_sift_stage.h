@@ -3,10 +3,13 @@
 // its point leaves the view, and KLT pairs link frames at most the KLT max gap apart).
 //
 // Keyframes are every keyframe_interval-th image of the sequence in name order, plus the last.
-// The configured feature extractor (extraction_stage.h) runs on the keyframes; every pair of
-// keyframes more than the KLT max gap apart is matched by the descriptor matcher and verified
-// by the same two-view verification as all pairs (pair_verification.h). Closer keyframes are
-// left to the KLT tracks, which already link them with denser, sub-pixel correspondences.
+// The configured feature extractor (extraction_stage.h) runs on the keyframes; pairs of
+// keyframes more than the KLT max gap apart are matched by the descriptor matcher and verified
+// by the same two-view verification as all pairs (pair_verification.h): with loop closure
+// (loop_closure.h, the default) each keyframe with the keyframes most alike by their SIFT
+// words (a number linear in the keyframes, wherever in the sequence they are), else every such
+// pair. Closer keyframes are left to the KLT tracks, which already link them with denser,
+// sub-pixel correspondences.
 //
 // Each keyframe's feature list becomes its KLT points followed by its SIFT keypoints; the
 // SIFT matches index that merged list (offset by the keyframe's KLT point count), so the
@@ -23,6 +26,7 @@
 #include "matching/two_view_geometry.h"
 #include "sfm/pipeline/extraction_stage.h"
 #include "sfm/pipeline/image_record.h"
+#include "sfm/pipeline/loop_closure.h"
 
 namespace proj {
 
@@ -61,7 +65,17 @@ struct KeyframeSiftSettings {
   // Pair p of the result is seeded with two_view.seed + first_pair_index + p (the KLT pairs
   // before it have seeds up to their count).
   size_t first_pair_index = 0;
+  // Enabled: each keyframe is paired with its loop_closure.pairs.num_candidates most similar
+  // keyframes beyond the KLT gap (every keyframe queries); disabled: all pairs beyond it.
+  LoopClosureOptions loop_closure;
 };
+
+// Pairs (frame indices) of `keyframes` more than max_klt_gap frames apart whose images look
+// alike: each keyframe with its num_candidates most similar such keyframes (`descriptors[k]`:
+// SIFT descriptors of keyframe k).
+std::vector<ImagePair> SelectSimilarKeyframePairs(const std::vector<int>& keyframes,
+                                                  const std::vector<DescriptorList>& descriptors,
+                                                  int max_klt_gap, const LoopClosureOptions& options);
 
 // `records`: the sequence's readable images in name order, each holding its KLT points as
 // features; cameras[i]: the camera (focal prior) of records[i]. Reads the keyframes' files

@@ -118,6 +118,9 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"keyframes\": " << stats.num_keyframes << ",\n";
     out << "  \"keyframe_pairs_matched\": " << stats.num_keyframe_pairs_matched << ",\n";
     out << "  \"keyframe_pairs_verified\": " << stats.num_keyframe_pairs_verified << ",\n";
+    out << "  \"parallax_keyframes\": " << stats.num_parallax_keyframes << ",\n";
+    out << "  \"loop_pairs_matched\": " << stats.num_loop_pairs << ",\n";
+    out << "  \"loop_pairs_verified\": " << stats.num_loop_pairs_verified << ",\n";
     out << "  \"tracks\": " << stats.num_tracks << ",\n";
     out << "  \"registered_images\": " << scene.NumRegisteredImages() << ",\n";
     out << "  \"unregistered_images\": [";

@@ -31,6 +31,8 @@ void ReconstructionOptions::Check() const {
   matching.Check();
   two_view.Check();
   mapper.Check();
+  keyframes.Check();
+  loop_closure.Check();
   georeference.Check();
   global_mapper.Check();
   PROJ_REQUIRE(auto_global_min_images >= 0,
@@ -62,6 +64,8 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
         ba_solver == BaSolverChoice::kCeres ? BundleAdjustmentOptions::Solver::kCeres
                                             : BundleAdjustmentOptions::Solver::kCpu;
   }
+  resolved.loop_closure.retrieval.seed = run.seed;
+  resolved.loop_closure.retrieval.num_threads = run.num_threads;
   resolved.klt.max_image_size = extraction.max_image_size;
   resolved.klt.decode = extraction.decode;
   return resolved;
@@ -149,6 +153,14 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
                                      << selection.pairs.size() << " pairs");
   std::vector<ImagePair> pairs;
   for (const ImagePair& pair : selection.pairs) pairs.push_back({image_ids[pair.image1], image_ids[pair.image2]});
+  std::vector<ImagePair> loop_pairs;
+  if (selection.mode == PairSelection::kSequential && options.loop_closure.enabled) {
+    loop_pairs = SelectLoopClosurePairs(options.loop_closure, *database, image_ids,
+                                        options.pair_selection.overlap);
+    pairs.insert(pairs.end(), loop_pairs.begin(), loop_pairs.end());
+    PROJ_LOG(kInfo, "loop closure: " << loop_pairs.size()
+                                     << " pairs of images far apart in name order that look alike");
+  }
   const MatchingSummary matching = MatchImagePairs(options.matching, options.max_chunk_images, features,
                                                    options.on_option_change, pairs, database);
   result->times.Add("matching", timer.ElapsedSeconds());
@@ -167,7 +179,43 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
   result->times.Add("geometric_verification", timer.ElapsedSeconds());
   result->statistics.num_pairs_verified_now = verification.num_verified;
   result->statistics.num_pairs_verify_reused = verification.num_reused;
+  result->statistics.num_loop_pairs = static_cast<int>(loop_pairs.size());
+  for (const ImagePair& pair : loop_pairs) {
+    const auto geometry = database->ReadTwoViewGeometry(pair.image1, pair.image2);
+    if (geometry && geometry->configuration != TwoViewConfiguration::kDegenerate) {
+      ++result->statistics.num_loop_pairs_verified;
+    }
+  }
+  if (!loop_pairs.empty()) {
+    PROJ_LOG(kInfo, "loop closure: " << result->statistics.num_loop_pairs_verified << "/"
+                                     << loop_pairs.size() << " loop pairs verified");
+  }
 }
+
+namespace {
+
+// Marks the frames of ordered input that add no baseline (keyframes.h), in name order.
+void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks, Scene* scene,
+                   ReconstructionStatistics* statistics) {
+  const bool ordered = options.correspondences == CorrespondenceSource::kKltTracks ||
+                       options.pair_selection.mode == PairSelection::kSequential;
+  if (options.keyframe_mode == KeyframeMode::kOff ||
+      (options.keyframe_mode == KeyframeMode::kAuto && !ordered)) {
+    return;
+  }
+  std::vector<int> order(scene->images.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return scene->images[a].name < scene->images[b].name; });
+  const KeyframeSelection selection = SelectParallaxKeyframes(*scene, tracks, order, options.keyframes);
+  for (size_t i = 0; i < scene->images.size(); ++i) scene->images[i].keyframe = selection.is_keyframe[i];
+  statistics->num_parallax_keyframes = selection.num_keyframes;
+  PROJ_LOG(kInfo, "keyframes: " << selection.num_keyframes << " of " << order.size()
+                                << " frames (parallax of at least " << options.keyframes.min_parallax_deg
+                                << " deg); the others are registered afterwards");
+}
+
+}  // namespace
 
 void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
                      const SceneDatabase& database, ReconstructionResult* result) {
@@ -197,6 +245,7 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
+  MarkKeyframes(options, tracks, &graph.scene, &statistics);
   result->enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   const bool global = options.mapper_choice == MapperChoice::kGlobal ||

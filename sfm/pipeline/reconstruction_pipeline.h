@@ -22,11 +22,13 @@
 #include "sfm/database/scene_database.h"
 #include "sfm/global/global_mapper.h"
 #include "sfm/mapper/incremental_mapper.h"
+#include "sfm/mapper/keyframes.h"
 #include "sfm/pipeline/camera_assignment.h"
 #include "sfm/pipeline/extraction_stage.h"
 #include "sfm/pipeline/georeference_priors.h"
 #include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/klt_stage.h"
+#include "sfm/pipeline/loop_closure.h"
 #include "sfm/pipeline/stage_options.h"
 #include "sfm/pipeline/video_frames_stage.h"
 #include "sfm/scene.h"
@@ -51,6 +53,9 @@ enum class MapperChoice { kIncremental, kGlobal, kAuto };
 // usable GPU is an error). Our solvers sum in a fixed order on both devices, so one input gives
 // one model on one machine (resume included).
 enum class BaSolverChoice { kAuto, kCeres, kCpu, kGpu };
+// Keyframes by parallax (sfm/mapper/keyframes.h) for ordered input: auto uses them with KLT
+// tracks and sequential matching, whose images are a sequence in name order.
+enum class KeyframeMode { kAuto, kOn, kOff };
 
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
@@ -71,6 +76,11 @@ struct ReconstructionOptions {
   DescriptorMatchOptions matching;
   TwoViewGeometryOptions two_view;
   IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
+  KeyframeMode keyframe_mode = KeyframeMode::kAuto;  // incremental mapper only
+  KeyframeOptions keyframes;
+  // Sequential matching and KLT keyframe SIFT: pairs of images far apart in the sequence that
+  // look alike (loop_closure.h).
+  LoopClosureOptions loop_closure;
   MapperChoice mapper_choice = MapperChoice::kIncremental;
   BaSolverChoice ba_solver = BaSolverChoice::kAuto;  // written into `mapper` by Resolve()
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
@@ -109,6 +119,11 @@ struct ReconstructionStatistics {
   int num_keyframes = 0;
   int num_keyframe_pairs_matched = 0;
   int num_keyframe_pairs_verified = 0;
+  // Keyframes by parallax of ordered input (keyframe_mode), 0 when not used.
+  int num_parallax_keyframes = 0;
+  // Loop closure of sequential matching (included in the pair counts above).
+  int num_loop_pairs = 0;
+  int num_loop_pairs_verified = 0;
 };
 
 struct ReconstructionResult {

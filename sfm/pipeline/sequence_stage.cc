@@ -20,13 +20,17 @@ StageOptions SequenceFingerprint(const ReconstructionOptions& options) {
       .Add("klt levels", klt.num_levels)
       .Add("klt max forward-backward", klt.max_forward_backward_px)
       .Add("klt max residual", klt.max_residual)
+      .Add("--klt-drift-correction", klt.affine_refinement ? "on" : "off")
       .Add("--klt-max-gap", options.klt.sequence.max_frame_gap)
       .Add("klt all gaps", options.klt.sequence.all_gaps ? "on" : "off")
       .Add("klt min pair matches", options.klt.sequence.min_pair_matches)
       .Add("--max-image-size", options.klt.max_image_size)
       .Add("--klt-keyframe-sift", options.keyframe_sift.enabled ? "on" : "off");
   if (options.keyframe_sift.enabled) {
+    const LoopClosureOptions& loops = options.loop_closure;
     fingerprint.Add("--klt-keyframe-interval", options.keyframe_sift.keyframe_interval)
+        .Add("--loop-closure", loops.enabled ? "on" : "off")
+        .Add("--loop-candidates", loops.enabled ? loops.pairs.num_candidates : 0)
         .Add(options.extraction.Fingerprint());
   }
   fingerprint.Add(VerificationFingerprint(options.two_view)).Add(options.cameras.Fingerprint());
@@ -111,6 +115,7 @@ std::vector<int> RunSequenceStage(const ReconstructionOptions& options,
     settings.two_view = options.two_view;
     settings.max_klt_gap = options.klt.sequence.max_frame_gap;
     settings.first_pair_index = putative.size();
+    settings.loop_closure = options.loop_closure;
     KeyframeSiftResult keyframes = AddKeyframeSift(settings, ImageCameras(options.cameras, records), &records);
     result->times.Add("keyframe_extraction", keyframes.extraction_seconds);
     result->times.Add("keyframe_matching", keyframes.matching_seconds);

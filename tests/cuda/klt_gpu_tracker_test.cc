@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "core/check.h"
@@ -292,6 +293,65 @@ TEST(KltGpuTracker, EightBitFramesGiveTheSameFeaturesAsFloatFrames) {
     compared += features.size();
   }
   EXPECT_GT(compared, 12 * 300u);
+}
+
+// The drift correction (cuda/klt/klt_affine.h) on the GPU computes what the CPU refiner
+// computes: on a zooming sequence, tracks that start at the same corner on both stay within
+// hundredths of a pixel of each other, and both stay on their points.
+TEST(KltGpuTracker, AffineRefinementMatchesCpuUnderZoom) {
+  PROJ_SKIP_WITHOUT_GPU();
+  KltOptions options;
+  options.max_features = 300;
+  options.reselect_interval_frames = 1000;  // the corners of frame 0 only
+  options.reselect_min_fraction = 0;
+  auto gpu = CreateKltTracker(options, ComputeDevice::kGpu);
+  auto cpu = CreateKltCpuTracker(options);
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 33);
+  const auto motion_of = [](int f) { return testing::KltZoomMotion(kWidth, kHeight, f, 0.05); };
+  std::map<int, int> cpu_id_of_gpu_id;
+  std::map<int, testing::TrackStart> gpu_starts, cpu_starts;
+  std::map<int, std::vector<double>> gpu_by_age, cpu_by_age;
+  std::vector<double> differences;
+  for (int f = 0; f < 12; ++f) {
+    const GrayImage frame = RenderFrame(texture, motion_of(f), kWidth, kHeight);
+    const std::vector<KltFeature> on_gpu = gpu->ProcessFrame(frame);
+    const std::vector<KltFeature> on_cpu = cpu->ProcessFrame(frame);
+    testing::AddErrorsByAge(on_gpu, f, motion_of, &gpu_starts, &gpu_by_age);
+    testing::AddErrorsByAge(on_cpu, f, motion_of, &cpu_starts, &cpu_by_age);
+    std::map<int, KltPoint> cpu_points;
+    for (const KltFeature& c : on_cpu) cpu_points[c.track_id] = KltPoint{c.x, c.y};
+    if (f == 0) {
+      for (const KltFeature& g : on_gpu) {
+        for (const KltFeature& c : on_cpu) {
+          if (Distance(KltPoint{g.x, g.y}, KltPoint{c.x, c.y}) < 1e-3) cpu_id_of_gpu_id[g.track_id] = c.track_id;
+        }
+      }
+      ASSERT_GE(cpu_id_of_gpu_id.size(), 200u);
+      continue;
+    }
+    for (const KltFeature& g : on_gpu) {
+      const auto paired = cpu_id_of_gpu_id.find(g.track_id);
+      if (paired == cpu_id_of_gpu_id.end()) continue;
+      const auto c = cpu_points.find(paired->second);
+      if (c != cpu_points.end()) differences.push_back(Distance(KltPoint{g.x, g.y}, c->second));
+    }
+  }
+  ASSERT_GE(differences.size(), 1000u);
+  std::sort(differences.begin(), differences.end());
+  std::vector<double> gpu_old, cpu_old;
+  for (int age = 6; age < 12; ++age) {
+    gpu_old.insert(gpu_old.end(), gpu_by_age[age].begin(), gpu_by_age[age].end());
+    cpu_old.insert(cpu_old.end(), cpu_by_age[age].begin(), cpu_by_age[age].end());
+  }
+  std::printf("[ klt zoom ] GPU vs CPU position: median %.5f px, 95%% %.5f px; error of tracks 6+ "
+              "frames old: GPU %.4f px, CPU %.4f px\n",
+              differences[differences.size() / 2], differences[differences.size() * 95 / 100],
+              Median(gpu_old), Median(cpu_old));
+  EXPECT_LT(differences[differences.size() / 2], 0.01);
+  EXPECT_LT(differences[differences.size() * 95 / 100], 0.05);
+  EXPECT_LT(Median(gpu_old), 0.03);
+  EXPECT_NEAR(static_cast<double>(gpu_old.size()), static_cast<double>(cpu_old.size()), 0.1 * cpu_old.size());
 }
 
 TEST(KltGpuTracker, RejectsMismatchedFrames) {

@@ -51,6 +51,37 @@ TEST(SyntheticStreet, CamerasStandInTheStreetNotInsideBuildings) {
   for (const StrechaCamera& camera : cameras) EXPECT_FALSE(world.InsideAnyBox(camera.C));
 }
 
+TEST(SyntheticStreet, LoopDrivesAroundABlockBackToItsStart) {
+  SyntheticStreetOptions options;
+  options.loop = true;
+  options.num_frames = 90;
+  options.num_threads = 2;
+  const std::vector<StrechaCamera> cameras = MakeStreetCameras(options);
+  ASSERT_EQ(cameras.size(), 90u);
+  double turned = 0;
+  for (size_t i = 1; i < cameras.size(); ++i) {
+    const double step = (cameras[i].C - cameras[i - 1].C).norm();
+    if (step > 0) {
+      EXPECT_NEAR(step, options.step_m, 0.05);
+    }
+    double change = HeadingDeg(cameras[i]) - HeadingDeg(cameras[i - 1]);
+    if (change < -180) change += 360;
+    EXPECT_GE(change, -1e-9);  // left turns only
+    turned += change;
+  }
+  // Nearly round: one step short of the start, heading nearly back to the first.
+  EXPECT_NEAR((cameras.back().C - cameras.front().C).norm(), options.step_m, 0.05);
+  EXPECT_GT(turned, 350);
+  EXPECT_LE(turned, 360);
+  const synthetic::SyntheticWorld world = BuildStreetWorld(options);
+  EXPECT_GT(world.boxes().size(), 10u);
+  for (const StrechaCamera& camera : cameras) EXPECT_FALSE(world.InsideAnyBox(camera.C));
+  // Buildings stand inside the block too (the loop's centre is the origin).
+  bool inner = false;
+  for (const auto& box : world.boxes()) inner = inner || box.center_xy.norm() < 12;
+  EXPECT_TRUE(inner);
+}
+
 TEST(SyntheticStreet, BadOptionsAreRejectedNamingTheField) {
   SyntheticStreetOptions options;
   options.num_frames = 20;  // shorter than the turn plus 10 m

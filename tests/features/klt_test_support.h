@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -100,6 +102,36 @@ inline void PaintForeignRegion(GrayImage* image, int x0, int y0, int x1, int y1,
 inline SimilarityMotion KltSequenceMotion(int width, int height, int frame) {
   return KltFrameMotion(width, height, 1.3 * frame, 0.5 * frame + 2.0 * std::sin(frame / 6.0),
                         0.0015 * frame);
+}
+
+// Motion of frame f of a forward-motion test sequence: the view zooms in by `zoom_per_frame`
+// per frame about a point left of and above the centre (as the focus of expansion of a car
+// camera), drifting slightly, so windows stretch and move outwards.
+inline SimilarityMotion KltZoomMotion(int width, int height, int frame, double zoom_per_frame) {
+  SimilarityMotion motion = KltFrameMotion(width, height, 0.4 * frame, -0.3 * frame, 0.001 * frame);
+  motion.scale = std::pow(1 + zoom_per_frame, frame);
+  motion.pivot_x = 0.4 * width + kKltTextureMargin;
+  motion.pivot_y = 0.45 * height + kKltTextureMargin;
+  return motion;
+}
+
+// Errors of a tracked sequence's features against the truth, by the track's age: every
+// feature alive in a later frame is compared with where its first position moved. Tracks are
+// keyed by id; `first_seen` keeps each track's first frame and position.
+struct TrackStart {
+  int frame = 0;
+  KltPoint point;
+};
+inline void AddErrorsByAge(const std::vector<KltFeature>& features, int frame,
+                           const std::function<SimilarityMotion(int)>& motion_of,
+                           std::map<int, TrackStart>* first_seen,
+                           std::map<int, std::vector<double>>* errors_by_age) {
+  for (const KltFeature& feature : features) {
+    auto [it, inserted] = first_seen->insert({feature.track_id, TrackStart{frame, {feature.x, feature.y}}});
+    if (inserted) continue;
+    const KltPoint truth = MapBetweenFrames(motion_of(it->second.frame), motion_of(frame), it->second.point);
+    (*errors_by_age)[frame - it->second.frame].push_back(Distance(truth, KltPoint{feature.x, feature.y}));
+  }
 }
 
 // Checks one ProcessFrame result of a tracked sequence against the previous frame's: track ids

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/check.h"
+#include "features/klt/klt_affine_refiner.h"
 #include "features/klt/klt_cpu_tracker.h"
 #include "features/klt/klt_tracker.h"
 #include "tests/features/klt_test_support.h"
@@ -140,9 +141,81 @@ TEST(KltCpuTracker, SequenceReselectsOnScheduleAndKeepsIdsSorted) {
   EXPECT_LT(Median(errors), 0.1);
 }
 
+// The affine alignment of a template (cuda/klt/klt_affine.h) finds a point under scale and
+// rotation that a translation-only window cannot follow exactly, from a start a pixel off.
+TEST(KltAffineRefiner, AlignsTemplateUnderScaleAndRotation) {
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 31);
+  const SimilarityMotion first = testing::KltFrameMotion(kWidth, kHeight, 0, 0, 0);
+  SimilarityMotion second = testing::KltFrameMotion(kWidth, kHeight, 3.1, -2.2, 8 * M_PI / 180);
+  second.scale = 1.25;
+  const GrayImage a = RenderFrame(texture, first, kWidth, kHeight);
+  const GrayImage b = RenderFrame(texture, second, kWidth, kHeight);
+  auto tracker = CreateKltCpuTracker(KltOptions{});
+  const auto corners = tracker->SelectCorners(a, 300, {});
+  ASSERT_GE(corners.size(), 200u);
+  KltOptions options;
+  std::vector<double> errors, start_errors;
+  int refined = 0;
+  for (const KltCorner& corner : corners) {
+    const KltPoint start{corner.x, corner.y};
+    const KltPoint truth = MapBetweenFrames(first, second, start);
+    if (truth.x < 40 || truth.y < 40 || truth.x > kWidth - 40 || truth.y > kHeight - 40) continue;
+    KltAffineTrack track = CaptureKltTemplate(a, start, options.window_size);
+    const KltPoint guess{truth.x + 0.8f, truth.y - 0.6f};
+    const KltAffineOutcome outcome = RefineKltTrack(b, guess, options, &track);
+    start_errors.push_back(Distance(truth, guess));
+    if (outcome.status != KltStatus::kTracked) continue;
+    ++refined;
+    errors.push_back(Distance(truth, outcome.point));
+    // The warp's linear part is the motion's: 1.25 R(8 deg).
+    EXPECT_NEAR(track.warp.a11, 1.25 * std::cos(8 * M_PI / 180), 0.03);
+    EXPECT_NEAR(track.warp.a21, 1.25 * std::sin(8 * M_PI / 180), 0.03);
+  }
+  EXPECT_GE(refined, 0.9 * start_errors.size());
+  EXPECT_LT(Median(errors), 0.03);
+}
+
+// Under forward motion (zoom) translation-only tracking drifts off its points as tracks age;
+// the affine refinement keeps them on their points.
+TEST(KltCpuTracker, AffineRefinementKeepsZoomingTracksOnTheirPoints) {
+  const auto texture = MakeSyntheticTexture(kWidth + 2 * testing::kKltTextureMargin,
+                                            kHeight + 2 * testing::kKltTextureMargin, 32);
+  const auto motion_of = [](int f) { return testing::KltZoomMotion(kWidth, kHeight, f, 0.05); };
+  std::vector<GrayImage> frames;
+  for (int f = 0; f < 14; ++f) frames.push_back(RenderFrame(texture, motion_of(f), kWidth, kHeight));
+  const auto old_track_errors = [&](bool affine) {
+    KltOptions options;
+    options.max_features = 400;
+    options.affine_refinement = affine;
+    auto tracker = CreateKltCpuTracker(options);
+    std::map<int, testing::TrackStart> first_seen;
+    std::map<int, std::vector<double>> by_age;
+    for (int f = 0; f < static_cast<int>(frames.size()); ++f) {
+      testing::AddErrorsByAge(tracker->ProcessFrame(frames[f]), f, motion_of, &first_seen, &by_age);
+    }
+    std::vector<double> old;
+    for (const auto& [age, errors] : by_age) {
+      if (age >= 6) old.insert(old.end(), errors.begin(), errors.end());
+    }
+    return old;
+  };
+  const std::vector<double> translation = old_track_errors(false);
+  const std::vector<double> affine = old_track_errors(true);
+  ASSERT_GE(affine.size(), 200u);
+  std::printf("[ klt zoom ] tracks 6+ frames old: median error %.4f px translation-only (%zu), "
+              "%.4f px affine (%zu)\n",
+              Median(translation), translation.size(), Median(affine), affine.size());
+  EXPECT_LT(Median(affine), 0.03);
+  EXPECT_GT(Median(translation), 3 * Median(affine));
+}
+
 TEST(KltCpuTracker, RejectsBadOptionsAndImages) {
   KltOptions options;
   options.window_size = 20;
+  EXPECT_THROW(CreateKltCpuTracker(options), InputError);
+  options = KltOptions{};
+  options.affine_max_scale = 1;
   EXPECT_THROW(CreateKltCpuTracker(options), InputError);
   options = KltOptions{};
   options.num_levels = 0;

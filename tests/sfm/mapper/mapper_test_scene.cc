@@ -10,8 +10,12 @@
 namespace proj::testing {
 
 MapperTestScene MakeMapperTestScene(const SyntheticSceneOptions& options) {
+  return MakeMapperTestScene(MakeSyntheticScene(options));
+}
+
+MapperTestScene MakeMapperTestScene(const Scene& true_scene) {
   MapperTestScene out;
-  out.truth = MakeSyntheticScene(options);
+  out.truth = true_scene;
   const Scene& truth = out.truth;
   out.input = truth;
   out.input.points.clear();

@@ -20,6 +20,8 @@ struct MapperTestScene {
 };
 
 MapperTestScene MakeMapperTestScene(const SyntheticSceneOptions& options);
+// The same for a given true scene (all registered, points with their tracks).
+MapperTestScene MakeMapperTestScene(const Scene& truth);
 
 // The mappers' usual test scene: 12 images of one SIMPLE_RADIAL camera, 500 points, close
 // enough that each image sees only part of them.
