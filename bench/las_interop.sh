@@ -39,7 +39,7 @@ cloudcompare_open() {
   if [ -n "$exported" ]; then
     say "CloudCompare $(dpkg-query -W -f '${Version}' cloudcompare): $name opened, $(grep -c . "$exported") points exported"
   else
-    say "CloudCompare $(dpkg-query -W -f '${Version}' cloudcompare): $name NOT opened: $(grep -iE 'error|unhandled|not supported|failed' "$work/cc/log.txt" | head -2 | tr '\n' ' ')"
+    say "CloudCompare $(dpkg-query -W -f '${Version}' cloudcompare): $name NOT opened: $(grep -v '^xvfb-run' "$work/cc/log.txt" | grep -iE 'error|unhandled|not supported|failed' | head -2 | tr '\n' ' ')"
   fi
 }
 cloudcompare_open "$recon/points.las"
@@ -63,8 +63,10 @@ print(f"QGIS {Qgis.version()}: point-cloud providers {point_cloud or 'none'}")
 # Tiles (ept.json) only. A layer of a provider that is not there crashes 3.22: not tried.
 for provider in ("pdal", "copc"):
     if provider not in registry.providerList():
+        why = ("Debian builds QGIS without PDAL" if provider == "pdal" else
+               "QGIS has it from 3.26 on")
         print(f"QGIS points.las as a point-cloud layer ('{provider}'): not possible, this QGIS "
-              f"has no '{provider}' provider (Debian builds it without PDAL)")
+              f"has no '{provider}' provider ({why})")
         continue
     layer = QgsPointCloudLayer(f"{recon}/points.las", "points", provider)
     detail = (f"{layer.pointCount()} points, CRS {layer.crs().authid()}" if layer.isValid()
