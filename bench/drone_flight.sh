@@ -13,6 +13,8 @@
 #   THREADS=N       --threads of reconstruct [all]
 #   NICE=N          run sfm under nice -n N [0]
 #   EXTRA="ARGS"    more reconstruct options (e.g. "--gpu-bundle-adjustment")
+#   LIMIT_S=N       interrupt reconstruct (SIGINT: it stops after the current unit) after N s,
+#                   so a run that would overrun a device call still reports how far it got
 #   RESULTS_DIR=DIR copy summary.txt, the logs and report.json there (e.g. the device's $OUT)
 # Prints (and writes to OUT_DIR/summary.txt) one line per figure.
 #
@@ -69,10 +71,14 @@ if [ "$phase" != render ]; then
   [ -d "$out/flight/images" ] || { echo "bench: no rendered flight in '$out/flight' (PHASE=render first)" >&2; exit 2; }
   rm -rf "$out/recon"
   # shellcheck disable=SC2086
-  read -r wall user sys peak status < <(measure "$out/reconstruct.log" nice -n "$nice_level" "$sfm" \
-    reconstruct "$out/flight/images" -o "$out/recon" --device "$device" --matcher spatial \
+  limit=()
+  [ -n "${LIMIT_S:-}" ] && limit=(timeout -s INT -k 30 "$LIMIT_S")
+  read -r wall user sys peak status < <(measure "$out/reconstruct.log" "${limit[@]}" nice -n "$nice_level" \
+    "$sfm" reconstruct "$out/flight/images" -o "$out/recon" --device "$device" --matcher spatial \
     "${threads[@]}" ${EXTRA:-})
-  say "reconstruct: exit $status, $wall s wall, $user s user + $sys s sys CPU, peak $peak MB"
+  say "reconstruct: exit $status$([ "$status" = 130 ] || [ "$status" = 124 ] && echo " (interrupted at LIMIT_S=$LIMIT_S)"), $wall s wall, $user s user + $sys s sys CPU, peak $peak MB"
+  grep -E "^stage [a-z_]+: " "$out/reconstruct.log" | grep -v "mapping\." | while read -r line; do say "  $line"; done
+  [ -f "$out/recon/report.json" ] || grep -E "registered images: " "$out/reconstruct.log" | tail -1 | while read -r line; do say "  last: $line"; done
   grep -E "^(GPS|pair selection|mapper:)" "$out/reconstruct.log" | head -5 | while read -r line; do say "  $line"; done
   if [ -f "$out/recon/report.json" ]; then
     python3 - "$out/recon/report.json" <<'PY' | tee -a "$summary"
