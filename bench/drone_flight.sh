@@ -18,8 +18,13 @@
 #   RESULTS_DIR=DIR copy summary.txt, the logs and report.json there (e.g. the device's $OUT)
 # Prints (and writes to OUT_DIR/summary.txt) one line per figure.
 #
-# The 1,000-image GPU run, from a bundle made here (bench/make_flight_bundle.sh BUNDLE):
-#   SFM=BUNDLE/bin/sfm RESULTS_DIR=$OUT bash bench/drone_flight.sh 1000 bench-out/flight1000 gpu
+# The 1,000-image GPU run, from a bundle made here (bench/make_flight_bundle.sh: .device-flight),
+# carried by name; output under build-flight/ (git-ignored, so it stays on a warm machine
+# between calls). In one call, or rendering in a first call and reconstructing in a second:
+#   SFM=.device-flight/bin/sfm RESULTS_DIR=$OUT bash bench/drone_flight.sh 1000 build-flight/f1000 gpu
+#   SFM=.device-flight/bin/sfm PHASE=render bash bench/drone_flight.sh 1000 build-flight/f1000 gpu
+#   SFM=.device-flight/bin/sfm PHASE=reconstruct LIMIT_S=540 RESULTS_DIR=$OUT \
+#     bash bench/drone_flight.sh 1000 build-flight/f1000 gpu
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-150}

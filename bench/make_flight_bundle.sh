@@ -2,10 +2,11 @@
 # Packs build/bin/sfm for the GPU machine (../shared/tools/device-bundle.sh) with PROJ's EGM96
 # geoid grid (bench/drone_flight.sh points PROJ_DATA at it there), for the synthetic flight
 # benchmarks. Build first: scripts/build.sh sfm (nvcc present: the GPU kernels are in).
-#   bench/make_flight_bundle.sh BUNDLE_DIR      (inside the repository; it is git-excluded)
+#   bench/make_flight_bundle.sh [BUNDLE_DIR]    (default .device-flight: .gitignore covers it,
+#                                                so the device run carries it by name)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-bundle=${1:?usage: make_flight_bundle.sh BUNDLE_DIR}
+bundle=${1:-$here/.device-flight}
 [ -x "$here/build/bin/sfm" ] || { echo "make_flight_bundle: build sfm first (scripts/build.sh sfm)" >&2; exit 2; }
 bash "$here/../shared/tools/device-bundle.sh" "$bundle" "$here/build/bin/sfm"
 mkdir -p "$bundle/proj"
@@ -15,8 +16,4 @@ else
   echo "make_flight_bundle: /usr/share/proj/egm96_15.gtx missing (apt-get install proj-data);" \
        "the flight will be written and read with ellipsoidal altitudes" >&2
 fi
-relative=$(realpath --relative-to="$here" "$bundle")
-exclude=$(git -C "$here" rev-parse --git-path info/exclude)
-grep -qxF "/$relative/" "$exclude" 2>/dev/null || echo "/$relative/" >> "$exclude"
-grep -qxF "/bench-out/" "$exclude" 2>/dev/null || echo "/bench-out/" >> "$exclude"
 du -sh "$bundle"
