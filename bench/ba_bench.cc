@@ -11,13 +11,24 @@
 // --model-noise times its distance to the scene's first registered camera (seeded), so that
 // the solvers start away from the optimum.
 //
+// --local-sweep: each --model is also adjusted as the incremental mapper's local adjustments
+// are, once around each registered image in turn (ConfigForLocal with 6 neighbours, no robust
+// loss, 25 iterations), through RunBundleAdjustment with each solver, on its own copy of the
+// model: the total time of those calls (problem set-up and, for the GPU, uploads included;
+// the GPU solver warmed up by one call first), the sum of their final costs and the largest
+// adjustment's observations. This is the per-call overhead that matters for local BA.
+//
 //   ba_bench [--bal FILE] [--aerial IMAGESxPOINTS]... [--model DIR]... [--repeats N]
 //            [--cpu-repeats N] [--ceres-repeats N] [--threads N] [--no-ceres-above OBSERVATIONS]
-//            [--pcg-tolerance T] [--pcg-eta E] [--model-noise F]
+//            [--pcg-tolerance T] [--pcg-eta E] [--model-noise F] [--local-sweep] [--priors SIGMA]
+//
+// --priors SIGMA: every problem gets position priors on all images (the centre plus Gaussian
+// noise of SIGMA metres, seeded) and focal priors (tests/sfm/ba/ba_test_scenes.h).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -45,19 +56,22 @@ double Median(std::vector<double> v) {
 double NowS() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+// CPU time of the process, all threads: on a shared machine the load inflates wall times, not
+// this.
+double CpuS() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 struct Row {
   std::string problem, solver;
   int images = 0, points = 0, observations = 0;
-  double time_s = 0, final_cost = 0, initial_cost = 0;
+  double time_s = 0, cpu_s = 0, final_cost = 0, initial_cost = 0;
   int iterations = 0, pcg_iterations = 0;
   std::string message;
 };
 
 void Print(const Row& row, double ceres_cost) {
-  std::printf("%-22s %-12s %6d %8d %9d %10.3f %16.8e %16.8e %+10.2e %5d %7d  %s\n",
+  std::printf("%-22s %-12s %6d %8d %9d %10.3f %8.3f %16.8e %16.8e %+10.2e %5d %7d  %s\n",
               row.problem.c_str(), row.solver.c_str(), row.images, row.points, row.observations,
-              row.time_s, row.initial_cost, row.final_cost,
+              row.time_s, row.cpu_s, row.initial_cost, row.final_cost,
               ceres_cost > 0 ? (row.final_cost - ceres_cost) / ceres_cost : 0.0, row.iterations,
               row.pcg_iterations, row.message.c_str());
   std::fflush(stdout);
@@ -72,6 +86,7 @@ struct Settings {
   double pcg_tolerance = 1e-6;
   double pcg_eta = 0.1;
   bool verbose = false;  // Ceres' full report (time per phase) to the log
+  double prior_sigma_m = 0;  // > 0: position and focal priors (AddPriorsForTest)
 };
 
 void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions options,
@@ -80,7 +95,8 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
   options.pcg_relative_tolerance = settings.pcg_tolerance;
   options.pcg_eta = settings.pcg_eta;
   options.verbose = settings.verbose;
-  const BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  if (settings.prior_sigma_m > 0) testing::AddPriorsForTest(scene, settings.prior_sigma_m, 1, &config);
   cuda::BaSolverOptions solver_options;
   const cuda::BaProblem problem = MakeBaProblem(options, config, scene, &solver_options);
   Row base;
@@ -93,11 +109,13 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
   if (base.observations <= settings.no_ceres_above) {
     Row row = base;
     row.solver = "ceres";
-    std::vector<double> times;
+    std::vector<double> times, cpu;
     for (int r = 0; r < settings.ceres_repeats; ++r) {
       Scene copy = scene;
       options.solver = BundleAdjustmentOptions::Solver::kCeres;
+      const double cpu_start = CpuS();
       const BundleAdjustmentSummary summary = RunBundleAdjustment(options, config, &copy);
+      cpu.push_back(CpuS() - cpu_start);
       times.push_back(summary.time_s);
       row.initial_cost = summary.initial_cost;
       row.final_cost = summary.final_cost;
@@ -105,18 +123,20 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
       row.message = summary.message;
     }
     row.time_s = Median(times);
+    row.cpu_s = Median(cpu);
     ceres_cost = row.final_cost;
     Print(row, ceres_cost);
   }
   {
     Row row = base;
     row.solver = "lm-pcg-cpu";
-    std::vector<double> times;
+    std::vector<double> times, cpu;
     for (int r = 0; r < settings.cpu_repeats; ++r) {
       cuda::BaProblem copy = problem;
-      const double start = NowS();
+      const double start = NowS(), cpu_start = CpuS();
       const cuda::BaSolverSummary summary = SolveBaProblemCpu(solver_options, &copy);
       times.push_back(NowS() - start);
+      cpu.push_back(CpuS() - cpu_start);
       row.initial_cost = summary.initial_cost;
       row.final_cost = summary.final_cost;
       row.iterations = summary.num_iterations;
@@ -124,6 +144,7 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
       row.message = summary.message;
     }
     row.time_s = Median(times);
+    row.cpu_s = Median(cpu);
     Print(row, ceres_cost);
   }
   if (cuda::DeviceAvailable()) {
@@ -146,6 +167,48 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
     row.time_s = Median(device_ms) / 1000;
     row.message += " (wall " + std::to_string(Median(wall_s)) + " s)";
     Print(row, ceres_cost);
+  }
+}
+
+// The local sweep of --local-sweep, one row per solver.
+void LocalSweep(const std::string& name, const Scene& scene, const Settings& settings) {
+  using Solver = BundleAdjustmentOptions::Solver;
+  std::vector<int> images;
+  for (size_t i = 0; i < scene.images.size(); ++i) {
+    if (scene.images[i].registered) images.push_back(static_cast<int>(i));
+  }
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kTrivial;
+  options.max_iterations = 25;
+  options.num_threads = settings.threads;
+  options.update_point_errors = false;
+  std::vector<std::pair<Solver, std::string>> solvers = {{Solver::kCeres, "ceres"},
+                                                         {Solver::kCpu, "lm-pcg-cpu"}};
+  if (cuda::DeviceAvailable()) solvers.emplace_back(Solver::kGpu, "lm-pcg-gpu");
+  for (const auto& [solver, solver_name] : solvers) {
+    options.solver = solver;
+    Scene copy = scene;
+    if (solver == Solver::kGpu) {  // warm-up: the process-wide GPU solver, module load
+      Scene warm = scene;
+      RunBundleAdjustment(options, ConfigForLocal(warm, images.front(), 6), &warm);
+    }
+    Row row;
+    row.problem = name + " local x" + std::to_string(images.size());
+    row.solver = solver_name;
+    row.images = static_cast<int>(images.size());
+    const double start = NowS(), cpu_start = CpuS();
+    for (int image_id : images) {
+      const BundleAdjustmentSummary summary =
+          RunBundleAdjustment(options, ConfigForLocal(copy, image_id, 6), &copy);
+      row.observations = std::max(row.observations, summary.num_observations);
+      row.initial_cost += summary.initial_cost;
+      row.final_cost += summary.final_cost;
+      row.iterations += summary.num_iterations;
+    }
+    row.time_s = NowS() - start;
+    row.cpu_s = CpuS() - cpu_start;
+    row.message = "sums over the adjustments; obs: the largest";
+    Print(row, 0);
   }
 }
 
@@ -188,12 +251,18 @@ int Main(int argc, char** argv) {
   app.add_option("--pcg-tolerance", settings.pcg_tolerance, "PCG relative tolerance");
   app.add_option("--pcg-eta", settings.pcg_eta, "PCG truncated-Newton eta (0: off)");
   app.add_flag("--verbose", settings.verbose, "per-iteration progress and Ceres' full report");
+  app.add_option("--priors", settings.prior_sigma_m,
+                 "position priors (each centre plus Gaussian noise of this sigma, metres) on "
+                 "every image and focal priors on every camera, as GPS and EXIF give");
+  bool local_sweep = false;
+  app.add_flag("--local-sweep", local_sweep,
+               "also time each --model's local adjustments around every image, per solver");
   if (const auto exit_code = ParseBenchArguments(app, argc, argv)) return *exit_code;
 
   std::printf("device: %s; CPU threads: %d\n", cuda::DeviceDescription().c_str(),
               ResolveNumThreads(settings.threads));
-  std::printf("%-22s %-12s %6s %8s %9s %10s %16s %16s %10s %5s %7s  %s\n", "problem", "solver",
-              "images", "points", "obs", "time_s", "initial_cost", "final_cost", "vs_ceres",
+  std::printf("%-22s %-12s %6s %8s %9s %10s %8s %16s %16s %10s %5s %7s  %s\n", "problem",
+              "solver", "images", "points", "obs", "time_s", "cpu_s", "initial_cost", "final_cost", "vs_ceres",
               "iters", "pcg", "message");
   if (!bal.empty()) {
     BundleAdjustmentOptions options;
@@ -222,7 +291,9 @@ int Main(int argc, char** argv) {
     options.function_tolerance = mapper.final_ba_function_tolerance;
     options.refine_principal_point = mapper.principal_point == IncrementalMapperOptions::PrincipalPoint::kOn;
     const std::string name = dir.size() > 22 ? dir.substr(dir.size() - 22) : dir;
-    Bench(name, PerturbedModel(dir, model_noise), options, settings);
+    const Scene scene = PerturbedModel(dir, model_noise);
+    Bench(name, scene, options, settings);
+    if (local_sweep) LocalSweep(name, scene, settings);
   }
   return 0;
 }

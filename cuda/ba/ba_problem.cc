@@ -1,9 +1,11 @@
 #include "cuda/ba/ba_problem.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "core/check.h"
+#include "cuda/ba/ba_prior.h"
 #include "cuda/ba/ba_residual.h"
 
 namespace proj::cuda {
@@ -20,6 +22,18 @@ void BaProblem::Check() const {
   PROJ_REQUIRE(observation_points.size() == observations &&
                    observations_px.size() == observations * 2,
                "BaProblem: observation arrays differ in size");
+  PROJ_REQUIRE(position_prior_centers.size() == position_prior_weights.size() / 3 &&
+                   (position_prior_weights.empty() || position_prior_weights.size() == images * 9),
+               "BaProblem: position prior arrays must hold 3 and 9 values per image, or none");
+  PROJ_REQUIRE(camera_prior_means.size() == camera_prior_weights.size() &&
+                   (camera_prior_weights.empty() ||
+                    camera_prior_weights.size() == cameras * kBaMaxCameraParams),
+               "BaProblem: camera prior arrays must hold " << kBaMaxCameraParams
+                                                           << " values per camera each, or none");
+  for (const std::vector<double>* values : {&position_prior_centers, &position_prior_weights,
+                                            &camera_prior_means, &camera_prior_weights}) {
+    for (double v : *values) PROJ_REQUIRE(std::isfinite(v), "BaProblem: a prior value is not finite");
+  }
   auto unused = [](auto) {};
   for (size_t c = 0; c < cameras; ++c) {
     PROJ_REQUIRE(VisitCameraModelHostDevice(camera_models[c], unused),
@@ -54,11 +68,6 @@ void BaSolverOptions::Check() const {
 BaLayout MakeBaLayout(const BaProblem& problem) {
   const int num_observations = problem.num_observations();
   BaLayout layout;
-  layout.order.resize(num_observations);
-  std::iota(layout.order.begin(), layout.order.end(), 0);
-  std::stable_sort(layout.order.begin(), layout.order.end(), [&](int a, int b) {
-    return problem.observation_images[a] < problem.observation_images[b];
-  });
   layout.image_offsets.assign(problem.num_images() + 1, 0);
   layout.point_offsets.assign(problem.num_points() + 1, 0);
   for (int o = 0; o < num_observations; ++o) {
@@ -69,13 +78,62 @@ BaLayout MakeBaLayout(const BaProblem& problem) {
                    layout.image_offsets.begin());
   std::partial_sum(layout.point_offsets.begin(), layout.point_offsets.end(),
                    layout.point_offsets.begin());
+  // Counting sort by image: stable, linear in the observations.
+  layout.order.resize(num_observations);
+  std::vector<int> fill(layout.image_offsets.begin(), layout.image_offsets.end() - 1);
+  for (int o = 0; o < num_observations; ++o) layout.order[fill[problem.observation_images[o]]++] = o;
   layout.point_positions.resize(num_observations);
-  std::vector<int> fill(layout.point_offsets.begin(), layout.point_offsets.end() - 1);
+  fill.assign(layout.point_offsets.begin(), layout.point_offsets.end() - 1);
   for (int position = 0; position < num_observations; ++position) {
     const int point = problem.observation_points[layout.order[position]];
     layout.point_positions[fill[point]++] = position;
   }
   return layout;
+}
+
+BaChunks MakeBaChunks(const BaProblem& problem, const BaLayout& layout) {
+  const int num_images = problem.num_images(), num_cameras = problem.num_cameras();
+  BaChunks chunks;
+  std::vector<int> chunk_cameras;
+  chunks.segment_offsets.assign(num_images + num_cameras + 1, 0);
+  for (int image = 0; image < num_images; ++image) {
+    for (int start = layout.image_offsets[image]; start < layout.image_offsets[image + 1];
+         start += kBaChunkSize) {
+      chunks.starts.push_back(start);
+      chunk_cameras.push_back(problem.image_cameras[image]);
+      ++chunks.segment_offsets[image + 1];
+      ++chunks.segment_offsets[num_images + problem.image_cameras[image] + 1];
+    }
+  }
+  chunks.starts.push_back(problem.num_observations());
+  std::partial_sum(chunks.segment_offsets.begin(), chunks.segment_offsets.end(),
+                   chunks.segment_offsets.begin());
+  const int num_chunks = chunks.num_chunks();
+  chunks.segment_chunks.resize(2 * static_cast<size_t>(num_chunks));
+  std::iota(chunks.segment_chunks.begin(), chunks.segment_chunks.begin() + num_chunks, 0);
+  std::vector<int> fill(chunks.segment_offsets.begin() + num_images,
+                        chunks.segment_offsets.end() - 1);
+  for (int chunk = 0; chunk < num_chunks; ++chunk) {
+    chunks.segment_chunks[fill[chunk_cameras[chunk]]++] = chunk;
+  }
+  return chunks;
+}
+
+double PriorCost(const BaProblem& problem, const double* poses, const double* camera_params) {
+  double sum = 0;
+  if (problem.has_position_priors()) {
+    for (int i = 0; i < problem.num_images(); ++i) {
+      sum += PositionPriorCost(&poses[i * kBaPoseStride], &problem.position_prior_centers[3 * i],
+                               &problem.position_prior_weights[9 * i]);
+    }
+  }
+  if (problem.has_camera_priors()) {
+    for (int k = 0; k < problem.num_cameras() * kBaMaxCameraParams; ++k) {
+      sum += CameraPriorCost(camera_params[k], problem.camera_prior_means[k],
+                             problem.camera_prior_weights[k]);
+    }
+  }
+  return sum;
 }
 
 bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px, double* cost) {
@@ -93,7 +151,7 @@ bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px,
     }
     sum += c;
   }
-  *cost = sum;
+  *cost = sum + PriorCost(problem, problem.poses.data(), problem.camera_params.data());
   return true;
 }
 

@@ -7,6 +7,9 @@
 // with (R_i, t_i) = cam_from_world of image i and the camera models of
 // geometry/camera/camera_models.h. Cost: 0.5 * sum_o rho(|residual_o|^2), rho as Ceres' loss of
 // the same name and scale (see BaLoss), so costs compare one to one with the Ceres path.
+// Optional prior terms add 0.5 |residual|^2 each (no robust loss), as the Ceres path's:
+//  - position prior on image i: W_i (C_i - c_i), C_i = -R_i^T t_i its camera centre (3 values);
+//  - camera parameter prior on parameter k of camera c: w_ck (params_ck - m_ck).
 //
 // Local parametrisation (the tangent space the solver steps in):
 //  - pose: 6 values (w, dt): R <- exp([w]x) R (left-multiplied rotation vector, radians),
@@ -51,12 +54,24 @@ struct BaProblem {
   std::vector<int> observation_images;
   std::vector<int> observation_points;
   std::vector<double> observations_px;
+  // Position priors (empty: none; else num_images entries each): prior centre c_i, 3 doubles
+  // per image, and W_i, 9 doubles per image (row-major 3 x 3: the square root of the prior's
+  // information matrix, diag(1 / sigma) for per-axis sigmas; all zero: no prior on image i).
+  std::vector<double> position_prior_centers;
+  std::vector<double> position_prior_weights;
+  // Camera parameter priors (empty: none; else kBaMaxCameraParams per camera each): mean m_ck
+  // and weight w_ck (1 / sigma; 0: no prior on that parameter).
+  std::vector<double> camera_prior_means;
+  std::vector<double> camera_prior_weights;
 
   int num_cameras() const { return static_cast<int>(camera_models.size()); }
   int num_images() const { return static_cast<int>(image_cameras.size()); }
   int num_points() const { return static_cast<int>(point_constant.size()); }
   int num_observations() const { return static_cast<int>(observation_images.size()); }
-  // Throws InputError for inconsistent sizes, out-of-range indices or unknown camera models.
+  bool has_position_priors() const { return !position_prior_weights.empty(); }
+  bool has_camera_priors() const { return !camera_prior_weights.empty(); }
+  // Throws InputError for inconsistent sizes, out-of-range indices, unknown camera models or
+  // non-finite prior values.
   void Check() const;
 };
 
@@ -102,8 +117,25 @@ struct BaLayout {
 };
 BaLayout MakeBaLayout(const BaProblem& problem);
 
-// Cost of the problem at its current parameters with the options' loss; false (cost untouched)
-// when a point is not in front of an observing camera. Host code, for tests and summaries.
+// The GPU solver's reduction layout (cuda/ba/ba_kernels.cuh): the positions of BaLayout::order
+// cut into chunks of at most kBaChunkSize positions of one image, and for each image and each
+// camera the chunks whose partial sums add up to its own.
+constexpr int kBaChunkSize = 128;
+struct BaChunks {
+  std::vector<int> starts;           // num_chunks + 1 positions; a chunk lies in one image
+  std::vector<int> segment_offsets;  // num_images + num_cameras + 1, into segment_chunks
+  std::vector<int> segment_chunks;   // each image's chunks, then each camera's, in chunk order
+  int num_chunks() const { return static_cast<int>(starts.size()) - 1; }
+};
+BaChunks MakeBaChunks(const BaProblem& problem, const BaLayout& layout);
+
+// Sum of the problem's prior terms (0.5 |residual|^2 each) at the given poses and camera
+// parameters (laid out as problem.poses and problem.camera_params). Host code.
+double PriorCost(const BaProblem& problem, const double* poses, const double* camera_params);
+
+// Cost of the problem at its current parameters with the options' loss, prior terms included;
+// false (cost untouched) when a point is not in front of an observing camera. Host code, for
+// tests and summaries.
 bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px, double* cost);
 
 }  // namespace proj::cuda

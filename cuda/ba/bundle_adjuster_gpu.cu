@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "core/check.h"
@@ -20,281 +22,353 @@ namespace {
 constexpr int kPose = kBaPoseDof;
 constexpr int kCam = kBaMaxCameraParams;
 
-template <typename T>
-void Upload(const std::vector<T>& host, DeviceBuffer<T>* device, cudaStream_t stream) {
-  device->Reserve(std::max<size_t>(host.size(), 1));
-  if (!host.empty()) {
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(device->data(), host.data(), host.size() * sizeof(T),
-                                    cudaMemcpyHostToDevice, stream));
+// Byte ranges of one allocation, each aligned for any element type; laid out before the
+// allocation is (re)sized, then turned into pointers.
+class Sections {
+ public:
+  template <typename T>
+  size_t Add(size_t count) {
+    const size_t offset = bytes_;
+    bytes_ += (count * sizeof(T) + kAlignment - 1) / kAlignment * kAlignment;
+    return offset;
   }
-}
+  size_t bytes() const { return std::max<size_t>(bytes_, kAlignment); }
+
+ private:
+  static constexpr size_t kAlignment = 256;
+  size_t bytes_ = 0;
+};
+
 template <typename T>
-void Download(const DeviceBuffer<T>& device, std::vector<T>* host, cudaStream_t stream) {
-  if (!host->empty()) {
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(host->data(), device.data(), host->size() * sizeof(T),
-                                    cudaMemcpyDeviceToHost, stream));
-  }
+T* At(char* base, size_t offset) {
+  return reinterpret_cast<T*>(base + offset);
 }
 
-// Device buffers of one solver instance; grown to the largest problem seen.
+// Grows a buffer by a quarter more than asked, so that the sizes of successive problems (local
+// adjustments) rarely reallocate.
+template <typename T>
+void Grow(size_t count, DeviceBuffer<T>* buffer) {
+  if (count > buffer->capacity()) buffer->Reserve(count + count / 4);
+}
+template <typename T>
+void Grow(size_t count, PinnedBuffer<T>* buffer) {
+  if (count > buffer->capacity()) buffer->Reserve(count + count / 4);
+}
+
+// Memory of one solver instance, reused by every solve.
 struct Buffers {
-  DeviceBuffer<int> camera_models, image_cameras, observation_images, observation_points;
-  DeviceBuffer<int> point_offsets, point_positions, invalid;
-  DeviceBuffer<uint8_t> camera_mask, pose_mask, point_constant;
-  DeviceBuffer<double> observations_px;
-  DeviceBuffer<double> poses, camera_params, points;                      // current
-  DeviceBuffer<double> candidate_poses, candidate_params, candidate_points;
-  DeviceBuffer<BaObservationLinearization> linearization;
-  DeviceBuffer<double> gradient_c, gradient_p, hessian_pose, hessian_camera, hessian_point;
-  DeviceBuffer<double> point_inverse, preconditioner_pose, preconditioner_camera, damping_c;
-  DeviceBuffer<double> u, y_p, t_p, delta_c, delta_p, b, r, z, p, q;
-  DeviceBuffer<double> scalars;  // reduction results
-  DeviceBuffer<unsigned long long> max_bits;
+  PinnedBuffer<char> staging;     // host side of the one upload (and of the download)
+  DeviceBuffer<char> input;       // the problem, in position order, and its layout
+  DeviceBuffer<char> workspace;   // everything the solve computes
+  PinnedBuffer<BaScalars> scalars;
+  PinnedBuffer<BaPcgState> pcg;   // two for the iterations in flight, one for the final state
 };
 
 class GpuBackend : public BaBackend {
  public:
   GpuBackend(const BaSolverOptions& options, const BaProblem& problem, Buffers* buffers,
-             cudaStream_t stream)
-      : options_(options), buffers_(*buffers), stream_(stream) {
+             cudaStream_t stream, cudaEvent_t* pcg_events)
+      : options_(options), buffers_(*buffers), stream_(stream), pcg_events_(pcg_events) {
     const BaLayout layout = MakeBaLayout(problem);
+    const BaChunks chunks = MakeBaChunks(problem, layout);
     const int num_observations = problem.num_observations();
-    std::vector<int> images(num_observations), points(num_observations);
-    std::vector<double> observed(2 * static_cast<size_t>(num_observations));
-    for (int position = 0; position < num_observations; ++position) {
-      const int o = layout.order[position];
-      images[position] = problem.observation_images[o];
-      points[position] = problem.observation_points[o];
-      observed[2 * position] = problem.observations_px[2 * o];
-      observed[2 * position + 1] = problem.observations_px[2 * o + 1];
-    }
-    Buffers& b = buffers_;
-    Upload(problem.camera_models, &b.camera_models, stream);
-    Upload(problem.camera_constant_mask, &b.camera_mask, stream);
-    Upload(problem.image_cameras, &b.image_cameras, stream);
-    Upload(problem.pose_constant_mask, &b.pose_mask, stream);
-    Upload(problem.point_constant, &b.point_constant, stream);
-    Upload(images, &b.observation_images, stream);
-    Upload(points, &b.observation_points, stream);
-    Upload(observed, &b.observations_px, stream);
-    Upload(layout.point_offsets, &b.point_offsets, stream);
-    Upload(layout.point_positions, &b.point_positions, stream);
-    Upload(problem.poses, &b.poses, stream);
-    Upload(problem.camera_params, &b.camera_params, stream);
-    Upload(problem.points, &b.points, stream);
-
     d_.num_images = problem.num_images();
     d_.num_cameras = problem.num_cameras();
     d_.num_points = problem.num_points();
     d_.num_observations = num_observations;
+    d_.num_chunks = chunks.num_chunks();
     d_.camera_offset = kPose * d_.num_images;
     d_.num_camera_side = d_.camera_offset + kCam * d_.num_cameras;
     d_.loss = options.loss;
     d_.loss_scale = options.loss_scale_px;
-    const size_t nc = std::max(d_.num_camera_side, 1);
-    const size_t np = 3 * static_cast<size_t>(std::max(d_.num_points, 1));
-    const size_t no = std::max(num_observations, 1);
-    b.candidate_poses.Reserve(std::max<size_t>(problem.poses.size(), 1));
-    b.candidate_params.Reserve(std::max<size_t>(problem.camera_params.size(), 1));
-    b.candidate_points.Reserve(np);
-    b.linearization.Reserve(no);
-    b.u.Reserve(2 * no);
-    for (DeviceBuffer<double>* v : {&b.gradient_c, &b.damping_c, &b.delta_c, &b.b, &b.r, &b.z,
-                                    &b.p, &b.q}) {
-      v->Reserve(nc);
-    }
-    for (DeviceBuffer<double>* v : {&b.gradient_p, &b.y_p, &b.t_p, &b.delta_p}) v->Reserve(np);
-    b.hessian_pose.Reserve(kPose * kPose * static_cast<size_t>(std::max(d_.num_images, 1)));
-    b.preconditioner_pose.Reserve(kPose * kPose * static_cast<size_t>(std::max(d_.num_images, 1)));
-    b.hessian_camera.Reserve(kCam * kCam * static_cast<size_t>(std::max(d_.num_cameras, 1)));
-    b.preconditioner_camera.Reserve(kCam * kCam * static_cast<size_t>(std::max(d_.num_cameras, 1)));
-    b.hessian_point.Reserve(3 * np);
-    b.point_inverse.Reserve(3 * np);
-    b.scalars.Reserve(4);
-    b.max_bits.Reserve(1);
-    b.invalid.Reserve(1);
-    d_.camera_models = b.camera_models.data();
-    d_.camera_mask = b.camera_mask.data();
-    d_.image_cameras = b.image_cameras.data();
-    d_.pose_mask = b.pose_mask.data();
-    d_.point_constant = b.point_constant.data();
-    d_.observation_images = b.observation_images.data();
-    d_.observation_points = b.observation_points.data();
-    d_.observations_px = b.observations_px.data();
-    d_.point_offsets = b.point_offsets.data();
-    d_.point_positions = b.point_positions.data();
-    d_.linearization = b.linearization.data();
-    d_.gradient_c = b.gradient_c.data();
-    d_.gradient_p = b.gradient_p.data();
-    d_.hessian_pose = b.hessian_pose.data();
-    d_.hessian_camera = b.hessian_camera.data();
-    d_.hessian_point = b.hessian_point.data();
-    d_.point_inverse = b.point_inverse.data();
-    d_.preconditioner_pose = b.preconditioner_pose.data();
-    d_.preconditioner_camera = b.preconditioner_camera.data();
-    d_.damping_c = b.damping_c.data();
-    d_.invalid = b.invalid.data();
-    SetCurrentParameters();
+    Upload(problem, layout, chunks);
+    AllocateWorkspace(problem.has_position_priors());
+    buffers_.scalars.Reserve(1);
+    buffers_.pcg.Reserve(3);
   }
 
   bool Linearize(double* cost, double* gradient_max_norm) override {
     ResetScalars();
-    Zero(d_.gradient_c, d_.num_camera_side);
-    Zero(d_.hessian_pose, kPose * kPose * d_.num_images);
-    Zero(d_.hessian_camera, kCam * kCam * d_.num_cameras);
-    LaunchLinearize(d_, Scalars(), stream_);
-    LaunchPointBlocks(d_, stream_);
-    PROJ_CUDA_CHECK(cudaMemsetAsync(buffers_.max_bits.data(), 0, sizeof(unsigned long long), stream_));
-    LaunchMaxAbs(d_.gradient_c, d_.num_camera_side, buffers_.max_bits.data(), stream_);
-    LaunchMaxAbs(d_.gradient_p, 3 * d_.num_points, buffers_.max_bits.data(), stream_);
-    double sums[1];
-    unsigned long long max_bits = 0;
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(&max_bits, buffers_.max_bits.data(), sizeof(max_bits),
-                                    cudaMemcpyDeviceToHost, stream_));
-    if (!ReadScalars(sums, 1)) return false;
-    *cost = sums[0];
-    std::memcpy(gradient_max_norm, &max_bits, sizeof(double));
+    LaunchLinearize(d_, stream_);
+    const BaScalars& s = ReadScalars();
+    if (s.invalid != 0) return false;
+    *cost = s.cost;
+    std::memcpy(gradient_max_norm, &s.max_gradient_bits, sizeof(double));
     return true;
   }
 
   BaStep ComputeStep(double mu) override {
     BaStep step;
-    Buffers& b = buffers_;
     ResetScalars();
-    LaunchInitStep(d_, mu, b.b.data(), stream_);
-    LaunchPointInverse(d_, mu, b.y_p.data(), stream_);
-    LaunchRhsAndPreconditioner(d_, b.y_p.data(), b.b.data(), stream_);
-    LaunchInvertPreconditioner(d_, stream_);
-    if (!ReadScalars(nullptr, 0)) return step;  // a point block was not positive definite
-
+    LaunchPrepareStep(d_, mu, y_p_, b_, stream_);
+    LaunchPcgInit(d_, options_, b_, delta_c_, r_, z_, p_, stream_);
     step.pcg_iterations = SolvePcg();
-    LaunchMaskStep(d_, b.delta_c.data(), stream_);
+    LaunchMaskStep(d_, delta_c_, stream_);
     // Back-substitution dp = -A_pp^-1 (g_p + J_p^T J_c dc), then the model decrease and |step|.
-    LaunchJcV(d_, b.delta_c.data(), b.u.data(), stream_);
-    LaunchPointSolve(d_, b.u.data(), d_.gradient_p, -1.0, b.delta_p.data(), stream_);
-    ResetScalars();
-    LaunchModelChange(d_, b.u.data(), b.delta_p.data(), Scalars(), stream_);
-    LaunchDot(b.delta_c.data(), b.delta_c.data(), d_.num_camera_side, Scalars() + 1, stream_);
-    LaunchDot(b.delta_p.data(), b.delta_p.data(), 3 * d_.num_points, Scalars() + 1, stream_);
-    double sums[2];
-    ReadScalars(sums, 2);
-    step.model_cost_change = sums[0];
-    step.step_norm = std::sqrt(sums[1]);
+    LaunchJcV(d_, delta_c_, u_, nullptr, stream_);
+    LaunchPointSolve(d_, u_, d_.gradient_p, -1.0, delta_p_, nullptr, stream_);
+    LaunchModelChange(d_, u_, delta_c_, delta_p_, stream_);
+    LaunchSquaredNorm(d_, delta_c_, d_.num_camera_side, delta_p_, 3 * d_.num_points, nullptr, 0,
+                      &d_.scalars->squared_step_norm, stream_);
+    const BaScalars& s = ReadScalars();
+    if (s.invalid != 0) return step;  // a point block was not positive definite
+    step.model_cost_change = s.model_change;
+    step.step_norm = std::sqrt(s.squared_step_norm);
     step.valid = std::isfinite(step.step_norm) && std::isfinite(step.model_cost_change);
     return step;
   }
 
   bool EvaluateCandidate(double* cost) override {
-    Buffers& b = buffers_;
     ResetScalars();
-    LaunchCandidate(d_, b.delta_c.data(), b.delta_p.data(), b.candidate_poses.data(),
-                    b.candidate_params.data(), b.candidate_points.data(), stream_);
-    LaunchCost(d_, b.candidate_poses.data(), b.candidate_params.data(), b.candidate_points.data(),
-               Scalars(), stream_);
-    return ReadScalars(cost, 1);
+    LaunchCandidate(d_, delta_c_, delta_p_, candidate_poses_, candidate_params_,
+                    candidate_points_, stream_);
+    LaunchCost(d_, candidate_poses_, candidate_params_, candidate_points_, stream_);
+    // The LM loop asks for |x| next: computed in the same round trip.
+    LaunchParameterNorm();
+    const BaScalars& s = ReadScalars();
+    parameter_norm_ = std::sqrt(s.squared_parameter_norm);
+    *cost = s.cost;
+    return s.invalid == 0;
   }
 
   void AcceptCandidate() override {
-    Buffers& b = buffers_;
-    std::swap(b.poses, b.candidate_poses);
-    std::swap(b.camera_params, b.candidate_params);
-    std::swap(b.points, b.candidate_points);
+    std::swap(poses_, candidate_poses_);
+    std::swap(camera_params_, candidate_params_);
+    std::swap(points_, candidate_points_);
     SetCurrentParameters();
+    parameter_norm_ = -1;
   }
 
   double ParameterNorm() override {
-    ResetScalars();
-    LaunchDot(d_.poses, d_.poses, kBaPoseStride * d_.num_images, Scalars(), stream_);
-    LaunchDot(d_.camera_params, d_.camera_params, kCam * d_.num_cameras, Scalars(), stream_);
-    LaunchDot(d_.points, d_.points, 3 * d_.num_points, Scalars(), stream_);
-    double sum = 0;
-    ReadScalars(&sum, 1);
-    return std::sqrt(sum);
+    if (parameter_norm_ < 0) {
+      ResetScalars();
+      LaunchParameterNorm();
+      parameter_norm_ = std::sqrt(ReadScalars().squared_parameter_norm);
+    }
+    return parameter_norm_;
   }
 
   void DownloadParameters(BaProblem* problem) {
-    Download(buffers_.poses, &problem->poses, stream_);
-    Download(buffers_.camera_params, &problem->camera_params, stream_);
-    Download(buffers_.points, &problem->points, stream_);
+    char* host = buffers_.staging.data();
+    const size_t poses = problem->poses.size() * sizeof(double);
+    const size_t params = problem->camera_params.size() * sizeof(double);
+    const size_t points = problem->points.size() * sizeof(double);
+    CopyToHost(host, poses_, poses);
+    CopyToHost(host + poses, camera_params_, params);
+    CopyToHost(host + poses + params, points_, points);
+    PROJ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::memcpy(problem->poses.data(), host, poses);
+    std::memcpy(problem->camera_params.data(), host + poses, params);
+    std::memcpy(problem->points.data(), host + poses + params, points);
   }
 
  private:
-  void SetCurrentParameters() {
-    d_.poses = buffers_.poses.data();
-    d_.camera_params = buffers_.camera_params.data();
-    d_.points = buffers_.points.data();
-  }
-  void Zero(double* v, int n) {
-    if (n > 0) PROJ_CUDA_CHECK(cudaMemsetAsync(v, 0, n * sizeof(double), stream_));
-  }
-  double* Scalars() { return buffers_.scalars.data(); }
-  void ResetScalars() {
-    Zero(Scalars(), 4);
-    PROJ_CUDA_CHECK(cudaMemsetAsync(d_.invalid, 0, sizeof(int), stream_));
-  }
-  // Copies the first n scalars to the host (synchronising); false when a kernel flagged an
-  // invalid observation or block since the last ResetScalars.
-  bool ReadScalars(double* out, int n) {
-    double host[4];
-    int invalid = 0;
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(host, Scalars(), sizeof(host), cudaMemcpyDeviceToHost, stream_));
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(&invalid, d_.invalid, sizeof(int), cudaMemcpyDeviceToHost, stream_));
-    PROJ_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    for (int k = 0; k < n; ++k) out[k] = host[k];
-    return invalid == 0;
-  }
-  // Conjugate gradients on S dc = b from dc = 0 (as SolvePcg of the CPU solver).
-  int SolvePcg() {
-    Buffers& b = buffers_;
-    const int n = d_.num_camera_side;
-    Zero(b.delta_c.data(), n);
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(b.r.data(), b.b.data(), n * sizeof(double),
-                                    cudaMemcpyDeviceToDevice, stream_));
-    ResetScalars();
-    LaunchPrecondition(d_, b.r.data(), b.delta_c.data(), b.b.data(), b.z.data(), Scalars(),
-                       stream_);
-    double sums[3];
-    ReadScalars(sums, 3);
-    const double b_norm = std::sqrt(sums[0]);
-    if (b_norm == 0) return 0;
-    double rz = sums[1];
-    double q_previous = 0;
-    PROJ_CUDA_CHECK(cudaMemcpyAsync(b.p.data(), b.z.data(), n * sizeof(double),
-                                    cudaMemcpyDeviceToDevice, stream_));
-    int iteration = 0;
-    while (iteration < options_.max_pcg_iterations) {
-      ++iteration;
-      // q = S p (implicit Schur product).
-      LaunchJcV(d_, b.p.data(), b.u.data(), stream_);
-      LaunchPointSolve(d_, b.u.data(), nullptr, 1.0, b.t_p.data(), stream_);
-      LaunchSchurScatter(d_, b.p.data(), b.u.data(), b.t_p.data(), b.q.data(), stream_);
-      ResetScalars();
-      LaunchDot(b.p.data(), b.q.data(), n, Scalars(), stream_);
-      double pq = 0;
-      ReadScalars(&pq, 1);
-      if (!(pq > 0)) break;
-      const double alpha = rz / pq;
-      LaunchCgUpdate(n, alpha, b.p.data(), b.q.data(), b.delta_c.data(), b.r.data(), stream_);
-      ResetScalars();
-      LaunchPrecondition(d_, b.r.data(), b.delta_c.data(), b.b.data(), b.z.data(), Scalars(),
-                         stream_);
-      ReadScalars(sums, 3);
-      if (std::sqrt(sums[0]) <= options_.pcg_relative_tolerance * b_norm ||
-          iteration * (sums[2] - q_previous) / sums[2] < options_.pcg_eta) {
-        break;
-      }
-      q_previous = sums[2];
-      const double beta = sums[1] / rz;
-      rz = sums[1];
-      LaunchCgDirection(n, beta, b.z.data(), b.p.data(), stream_);
+  // The problem's arrays (observations in position order) and the layout, through the
+  // pinned staging buffer in one copy.
+  void Upload(const BaProblem& problem, const BaLayout& layout, const BaChunks& chunks) {
+    const int num_observations = problem.num_observations();
+    Sections sections;
+    const size_t camera_models = sections.Add<int>(problem.camera_models.size());
+    const size_t camera_mask = sections.Add<uint8_t>(problem.camera_constant_mask.size());
+    const size_t image_cameras = sections.Add<int>(problem.image_cameras.size());
+    const size_t pose_mask = sections.Add<uint8_t>(problem.pose_constant_mask.size());
+    const size_t point_constant = sections.Add<uint8_t>(problem.point_constant.size());
+    const size_t images = sections.Add<int>(num_observations);
+    const size_t points = sections.Add<int>(num_observations);
+    const size_t observed = sections.Add<double>(2 * static_cast<size_t>(num_observations));
+    const size_t point_offsets = sections.Add<int>(layout.point_offsets.size());
+    const size_t point_positions = sections.Add<int>(layout.point_positions.size());
+    const size_t chunk_starts = sections.Add<int>(chunks.starts.size());
+    const size_t segment_offsets = sections.Add<int>(chunks.segment_offsets.size());
+    const size_t segment_chunks = sections.Add<int>(chunks.segment_chunks.size());
+    const size_t prior_centers = sections.Add<double>(problem.position_prior_centers.size());
+    const size_t prior_weights = sections.Add<double>(problem.position_prior_weights.size());
+    const size_t camera_prior_means = sections.Add<double>(problem.camera_prior_means.size());
+    const size_t camera_prior_weights = sections.Add<double>(problem.camera_prior_weights.size());
+    const size_t poses = sections.Add<double>(problem.poses.size());
+    const size_t camera_params = sections.Add<double>(problem.camera_params.size());
+    const size_t point_values = sections.Add<double>(problem.points.size());
+    Grow(sections.bytes(), &buffers_.staging);
+    Grow(sections.bytes(), &buffers_.input);
+    char* host = buffers_.staging.data();
+    auto put = [&](const auto& values, size_t offset) {
+      std::copy(values.begin(), values.end(), At<std::decay_t<decltype(values[0])>>(host, offset));
+    };
+    put(problem.camera_models, camera_models);
+    put(problem.camera_constant_mask, camera_mask);
+    put(problem.image_cameras, image_cameras);
+    put(problem.pose_constant_mask, pose_mask);
+    put(problem.point_constant, point_constant);
+    for (int position = 0; position < num_observations; ++position) {
+      const int o = layout.order[position];
+      At<int>(host, images)[position] = problem.observation_images[o];
+      At<int>(host, points)[position] = problem.observation_points[o];
+      At<double>(host, observed)[2 * position] = problem.observations_px[2 * o];
+      At<double>(host, observed)[2 * position + 1] = problem.observations_px[2 * o + 1];
     }
-    return iteration;
+    put(layout.point_offsets, point_offsets);
+    put(layout.point_positions, point_positions);
+    put(chunks.starts, chunk_starts);
+    put(chunks.segment_offsets, segment_offsets);
+    put(chunks.segment_chunks, segment_chunks);
+    put(problem.position_prior_centers, prior_centers);
+    put(problem.position_prior_weights, prior_weights);
+    put(problem.camera_prior_means, camera_prior_means);
+    put(problem.camera_prior_weights, camera_prior_weights);
+    put(problem.poses, poses);
+    put(problem.camera_params, camera_params);
+    put(problem.points, point_values);
+    PROJ_CUDA_CHECK(cudaMemcpyAsync(buffers_.input.data(), host, sections.bytes(),
+                                    cudaMemcpyHostToDevice, stream_));
+
+    char* device = buffers_.input.data();
+    d_.camera_models = At<int>(device, camera_models);
+    d_.camera_mask = At<uint8_t>(device, camera_mask);
+    d_.image_cameras = At<int>(device, image_cameras);
+    d_.pose_mask = At<uint8_t>(device, pose_mask);
+    d_.point_constant = At<uint8_t>(device, point_constant);
+    d_.observation_images = At<int>(device, images);
+    d_.observation_points = At<int>(device, points);
+    d_.observations_px = At<double>(device, observed);
+    d_.point_offsets = At<int>(device, point_offsets);
+    d_.point_positions = At<int>(device, point_positions);
+    d_.chunk_starts = At<int>(device, chunk_starts);
+    d_.segment_offsets = At<int>(device, segment_offsets);
+    d_.segment_chunks = At<int>(device, segment_chunks);
+    if (problem.has_position_priors()) {
+      d_.prior_centers = At<double>(device, prior_centers);
+      d_.prior_weights = At<double>(device, prior_weights);
+    }
+    if (problem.has_camera_priors()) {
+      d_.camera_prior_means = At<double>(device, camera_prior_means);
+      d_.camera_prior_weights = At<double>(device, camera_prior_weights);
+    }
+    poses_ = At<double>(device, poses);
+    camera_params_ = At<double>(device, camera_params);
+    points_ = At<double>(device, point_values);
+    SetCurrentParameters();
+  }
+
+  void AllocateWorkspace(bool position_priors) {
+    const size_t ni = d_.num_images, ncam = d_.num_cameras, np = d_.num_points;
+    const size_t no = d_.num_observations, nc = d_.num_camera_side;
+    Sections sections;
+    const size_t candidate_poses = sections.Add<double>(kBaPoseStride * ni);
+    const size_t candidate_params = sections.Add<double>(kCam * ncam);
+    const size_t candidate_points = sections.Add<double>(3 * np);
+    const size_t linearization = sections.Add<BaObservationLinearization>(no);
+    const size_t prior_linearization =
+        sections.Add<BaPositionPriorLinearization>(position_priors ? ni : 0);
+    const size_t gradient_c = sections.Add<double>(nc);
+    const size_t gradient_p = sections.Add<double>(3 * np);
+    const size_t hessian_pose = sections.Add<double>(kPose * kPose * ni);
+    const size_t hessian_camera = sections.Add<double>(kCam * kCam * ncam);
+    const size_t hessian_point = sections.Add<double>(9 * np);
+    const size_t point_inverse = sections.Add<double>(9 * np);
+    const size_t preconditioner_pose = sections.Add<double>(kPose * kPose * ni);
+    const size_t preconditioner_camera = sections.Add<double>(kCam * kCam * ncam);
+    const size_t damping_c = sections.Add<double>(nc);
+    const size_t chunk_partials =
+        sections.Add<double>(kBaMaxChunkWidth * static_cast<size_t>(d_.num_chunks));
+    const size_t block_partials = sections.Add<double>(BaBlockPartials(d_));
+    const size_t segment_terms = sections.Add<double>(ni + ncam);
+    const size_t scalars = sections.Add<BaScalars>(1);
+    const size_t pcg = sections.Add<BaPcgState>(1);
+    const size_t u = sections.Add<double>(2 * no);
+    size_t point_vectors[3], camera_vectors[6];
+    for (size_t& v : point_vectors) v = sections.Add<double>(3 * np);
+    for (size_t& v : camera_vectors) v = sections.Add<double>(nc);
+    Grow(sections.bytes(), &buffers_.workspace);
+
+    char* base = buffers_.workspace.data();
+    candidate_poses_ = At<double>(base, candidate_poses);
+    candidate_params_ = At<double>(base, candidate_params);
+    candidate_points_ = At<double>(base, candidate_points);
+    d_.linearization = At<BaObservationLinearization>(base, linearization);
+    d_.prior_linearization = At<BaPositionPriorLinearization>(base, prior_linearization);
+    d_.gradient_c = At<double>(base, gradient_c);
+    d_.gradient_p = At<double>(base, gradient_p);
+    d_.hessian_pose = At<double>(base, hessian_pose);
+    d_.hessian_camera = At<double>(base, hessian_camera);
+    d_.hessian_point = At<double>(base, hessian_point);
+    d_.point_inverse = At<double>(base, point_inverse);
+    d_.preconditioner_pose = At<double>(base, preconditioner_pose);
+    d_.preconditioner_camera = At<double>(base, preconditioner_camera);
+    d_.damping_c = At<double>(base, damping_c);
+    d_.chunk_partials = At<double>(base, chunk_partials);
+    d_.block_partials = At<double>(base, block_partials);
+    d_.segment_terms = At<double>(base, segment_terms);
+    d_.scalars = At<BaScalars>(base, scalars);
+    d_.pcg = At<BaPcgState>(base, pcg);
+    u_ = At<double>(base, u);
+    y_p_ = At<double>(base, point_vectors[0]);
+    t_p_ = At<double>(base, point_vectors[1]);
+    delta_p_ = At<double>(base, point_vectors[2]);
+    double** camera_side[6] = {&delta_c_, &b_, &r_, &z_, &p_, &q_};
+    for (int k = 0; k < 6; ++k) *camera_side[k] = At<double>(base, camera_vectors[k]);
+  }
+
+  void SetCurrentParameters() {
+    d_.poses = poses_;
+    d_.camera_params = camera_params_;
+    d_.points = points_;
+  }
+  void LaunchParameterNorm() {
+    LaunchSquaredNorm(d_, poses_, kBaPoseStride * d_.num_images, camera_params_,
+                      kCam * d_.num_cameras, points_, 3 * d_.num_points,
+                      &d_.scalars->squared_parameter_norm, stream_);
+  }
+  void CopyToHost(char* host, const double* device, size_t bytes) {
+    if (bytes > 0) {
+      PROJ_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+  void ResetScalars() {
+    PROJ_CUDA_CHECK(cudaMemsetAsync(d_.scalars, 0, sizeof(BaScalars), stream_));
+  }
+  // The scalars after the work enqueued so far (synchronises).
+  const BaScalars& ReadScalars() {
+    BaScalars* host = buffers_.scalars.data();
+    PROJ_CUDA_CHECK(cudaMemcpyAsync(host, d_.scalars, sizeof(BaScalars), cudaMemcpyDeviceToHost,
+                                    stream_));
+    PROJ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return *host;
+  }
+  // Conjugate gradients on S dc = b from dc = 0, started by LaunchPcgInit. Iterations are
+  // enqueued one ahead of the host's look at the state: the host checks whether iteration k
+  // stopped while the device runs k + 1, which returns at once if so.
+  int SolvePcg() {
+    BaPcgState* host = buffers_.pcg.data();
+    for (int enqueued = 0; enqueued < options_.max_pcg_iterations;) {
+      LaunchPcgIteration(d_, b_, delta_c_, r_, z_, p_, q_, u_, t_p_, stream_);
+      const int slot = enqueued % 2;
+      PROJ_CUDA_CHECK(cudaMemcpyAsync(host + slot, d_.pcg, sizeof(BaPcgState),
+                                      cudaMemcpyDeviceToHost, stream_));
+      PROJ_CUDA_CHECK(cudaEventRecord(pcg_events_[slot], stream_));
+      ++enqueued;
+      if (enqueued >= 2) {
+        const int previous = (enqueued - 2) % 2;
+        PROJ_CUDA_CHECK(cudaEventSynchronize(pcg_events_[previous]));
+        if (host[previous].done != 0) break;
+      }
+    }
+    PROJ_CUDA_CHECK(cudaMemcpyAsync(host + 2, d_.pcg, sizeof(BaPcgState), cudaMemcpyDeviceToHost,
+                                    stream_));
+    PROJ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return host[2].iteration;
   }
 
   const BaSolverOptions& options_;
   Buffers& buffers_;
   cudaStream_t stream_;
+  cudaEvent_t* pcg_events_;  // two
   BaDeviceData d_;
+  double *poses_ = nullptr, *camera_params_ = nullptr, *points_ = nullptr;  // current
+  double *candidate_poses_ = nullptr, *candidate_params_ = nullptr, *candidate_points_ = nullptr;
+  double *u_ = nullptr, *y_p_ = nullptr, *t_p_ = nullptr, *delta_p_ = nullptr;
+  double *delta_c_ = nullptr, *b_ = nullptr, *r_ = nullptr, *z_ = nullptr, *p_ = nullptr,
+         *q_ = nullptr;
+  double parameter_norm_ = -1;  // of the current parameters; < 0: not computed
 };
 
 }  // namespace
@@ -303,6 +377,7 @@ struct BundleAdjusterGpu::Impl {
   int device = 0;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
+  cudaEvent_t pcg_events[2] = {nullptr, nullptr};
   Buffers buffers;
   float last_solve_ms = 0;
 };
@@ -317,6 +392,9 @@ BundleAdjusterGpu::BundleAdjusterGpu(int device) : impl_(std::make_unique<Impl>(
   PROJ_CUDA_CHECK(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking));
   PROJ_CUDA_CHECK(cudaEventCreate(&impl_->start));
   PROJ_CUDA_CHECK(cudaEventCreate(&impl_->stop));
+  for (cudaEvent_t& event : impl_->pcg_events) {
+    PROJ_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  }
 }
 
 BundleAdjusterGpu::~BundleAdjusterGpu() {
@@ -325,6 +403,7 @@ BundleAdjusterGpu::~BundleAdjusterGpu() {
     cudaStreamSynchronize(impl_->stream);
     cudaEventDestroy(impl_->start);
     cudaEventDestroy(impl_->stop);
+    for (cudaEvent_t event : impl_->pcg_events) cudaEventDestroy(event);
     cudaStreamDestroy(impl_->stream);
   }
 }
@@ -336,7 +415,7 @@ BaSolverSummary BundleAdjusterGpu::Solve(const BaSolverOptions& options, BaProbl
   const auto wall_start = std::chrono::steady_clock::now();
   PROJ_CUDA_CHECK(cudaSetDevice(impl_->device));
   PROJ_CUDA_CHECK(cudaEventRecord(impl_->start, impl_->stream));
-  GpuBackend backend(options, *problem, &impl_->buffers, impl_->stream);
+  GpuBackend backend(options, *problem, &impl_->buffers, impl_->stream, impl_->pcg_events);
   BaSolverSummary summary = RunLevenbergMarquardt(options, &backend);
   backend.DownloadParameters(problem);
   PROJ_CUDA_CHECK(cudaEventRecord(impl_->stop, impl_->stream));
@@ -350,7 +429,12 @@ BaSolverSummary BundleAdjusterGpu::Solve(const BaSolverOptions& options, BaProbl
 float BundleAdjusterGpu::last_solve_ms() const { return impl_->last_solve_ms; }
 
 BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem) {
-  return BundleAdjusterGpu().Solve(options, problem);
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  // Made once and kept for the process (never destroyed: CUDA may be torn down before static
+  // destructors run), so later calls reuse its stream and grown buffers.
+  static BundleAdjusterGpu* const shared = new BundleAdjusterGpu(0);
+  return shared->Solve(options, problem);
 }
 
 }  // namespace proj::cuda

@@ -1,11 +1,13 @@
 // Our Levenberg-Marquardt bundle adjuster on a CUDA device: the algorithm of the CPU solver
 // (sfm/ba/schur_pcg_cpu.h: points eliminated by the Schur complement, the reduced camera system
-// solved by block-Jacobi preconditioned conjugate gradients with implicit Schur products), with
-// every per-observation, per-point and per-camera step a kernel, in double precision. The LM
-// loop is the shared one of cuda/ba/lm_solver.h. Host-only header (pimpl, no CUDA includes).
+// solved by block-Jacobi preconditioned conjugate gradients with implicit Schur products, prior
+// terms), with every per-observation, per-point and per-camera step a kernel, in double
+// precision. The LM loop is the shared one of cuda/ba/lm_solver.h. Every sum is made in a fixed
+// order (cuda/ba/ba_kernels.cuh), so solving one problem twice gives bit-identical results.
+// Host-only header (pimpl, no CUDA includes).
 //
 // One instance owns one CUDA stream and its device buffers, which grow to the largest problem
-// solved. Not thread-safe: one caller at a time.
+// solved and are reused by later solves. Not thread-safe: one caller at a time.
 #pragma once
 
 #include <memory>
@@ -25,8 +27,8 @@ class BundleAdjusterGpu {
   // Refines problem->poses, points and camera_params in place. Throws InputError for an
   // inconsistent problem or bad options.
   BaSolverSummary Solve(const BaSolverOptions& options, BaProblem* problem);
-  // Device time of the last Solve from the first upload to the last download, milliseconds
-  // (CUDA events on the instance's stream).
+  // Device time of the last Solve, milliseconds, by CUDA events on the instance's stream: from
+  // before the host lays out and uploads the problem to the last download.
   float last_solve_ms() const;
 
  private:
@@ -34,7 +36,9 @@ class BundleAdjusterGpu {
   std::unique_ptr<Impl> impl_;
 };
 
-// One-shot convenience: a BundleAdjusterGpu on device 0.
+// Solves on one process-wide BundleAdjusterGpu of device 0, made on the first call and kept,
+// so that successive adjustments (the mapper's many local ones) reuse its stream and buffers.
+// Calls from several threads are serialised.
 BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem);
 
 }  // namespace proj::cuda

@@ -27,6 +27,10 @@ const EnumNames<std::string> kCameraModelNames = {
 const EnumNames<MapperChoice> kMapperNames = {{"incremental", MapperChoice::kIncremental},
                                               {"global", MapperChoice::kGlobal},
                                               {"auto", MapperChoice::kAuto}};
+const EnumNames<BaSolverChoice> kBaSolverNames = {{"auto", BaSolverChoice::kAuto},
+                                                  {"ceres", BaSolverChoice::kCeres},
+                                                  {"cpu", BaSolverChoice::kCpu},
+                                                  {"gpu", BaSolverChoice::kGpu}};
 const EnumNames<OptionChangePolicy> kPolicyNames = {{"stop", OptionChangePolicy::kStop},
                                                     {"redo", OptionChangePolicy::kRedo}};
 
@@ -202,13 +206,14 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "GPS fixes farther than this from the model aligned to GPS are outliers, "
                  "metres")
       ->capture_default_str();
-  // Both adjustments together: the GPU solver sums in no fixed order (float atomics), so the
-  // model differs in the last digits between runs and a resumed run need not match.
+  AddEnumOption(app, "--ba-solver", &args->options.ba_solver, kBaSolverNames,
+                "Bundle adjustment solver: gpu or cpu is our Levenberg-Marquardt with Schur "
+                "complement and PCG on that device (deterministic: same input, same model), "
+                "ceres is Ceres (the reference); auto is gpu when --device resolves to a GPU, "
+                "else cpu");
   app.add_flag_callback(
-      "--gpu-bundle-adjustment",
-      [args] { args->options.mapper.global_ba_gpu = args->options.mapper.local_ba_gpu = true; },
-      "Bundle adjustments with at least 30,000 observations on the GPU (much faster on large "
-      "models); runs are then not bit-for-bit reproducible [off]");
+      "--gpu-bundle-adjustment", [args] { args->options.ba_solver = BaSolverChoice::kGpu; },
+      "Same as --ba-solver gpu (kept for older scripts)");
 }
 
 }  // namespace proj::app

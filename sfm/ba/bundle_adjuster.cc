@@ -213,8 +213,9 @@ struct SolverResult {
 Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
                              const BundleAdjustmentConfig& config, const Scene& scene,
                              BundleAdjustmentSummary* summary) {
-  // Observations to adjust.
+  // Observations to adjust (those in front of their camera), and their squared errors' sum.
   std::vector<Observation> observations;
+  double squared_error_sum = 0;
   auto point_listed = [&](int point_id) {
     return config.variable_point_ids.count(point_id) || config.constant_point_ids.count(point_id);
   };
@@ -225,11 +226,13 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
         const int point_id = image.point3d_ids[k];
         if (point_id == kInvalidId || !point_listed(point_id)) continue;
         const Observation obs{image_id, static_cast<int>(k), point_id};
-        if (SquaredError(scene, obs) < 0) {
+        const double squared_error = SquaredError(scene, obs);
+        if (squared_error < 0) {
           ++summary->num_skipped_observations;
           continue;
         }
         observations.push_back(obs);
+        squared_error_sum += squared_error;
       }
     }
   }
@@ -258,7 +261,8 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
   }
 
   summary->num_observations = static_cast<int>(observations.size());
-  summary->initial_rms_px = RmsError(scene, observations);
+  summary->initial_rms_px =
+      observations.empty() ? 0 : std::sqrt(squared_error_sum / static_cast<double>(observations.size()));
 
   Adjustment adjustment;
   adjustment.observations = std::move(observations);
@@ -319,12 +323,12 @@ BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& opti
     case Solver::kGpu:
       if (cuda::DeviceAvailable()) return Solver::kGpu;
       PROJ_LOG(kWarning, "bundle adjustment: no usable CUDA device ("
-                             << cuda::DeviceDescription() << "), falling back to Ceres");
-      return Solver::kCeres;
+                             << cuda::DeviceDescription() << "), using the CPU solver");
+      return Solver::kCpu;
     case Solver::kAuto:
       return num_observations >= options.gpu_min_observations && cuda::DeviceAvailable()
                  ? Solver::kGpu
-                 : Solver::kCeres;
+                 : Solver::kCpu;
     default:
       return options.solver;
   }
@@ -444,17 +448,22 @@ SolverResult SolveWithCeres(const BundleAdjustmentOptions& options,
   return result;
 }
 
-// Where the scene's cameras, images and points sit in a cuda::BaProblem.
+// The scene ids of a cuda::BaProblem's cameras, images and points, in problem order.
 struct ProblemIndex {
-  std::map<int, int> camera, image, point;
+  std::vector<int> camera_ids, image_ids, point_ids;
 };
 
 cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
                             ProblemIndex* index) {
+  // Problem index of each scene id (-1: not in the problem); vectors, not maps: this runs
+  // before every adjustment, local ones included.
+  std::vector<int> camera_index(scene.cameras.size(), -1), image_index(scene.images.size(), -1);
+  std::vector<int> point_index(scene.points.empty() ? 0 : scene.points.rbegin()->first + 1, -1);
   cuda::BaProblem problem;
   for (int camera_id : adjustment.used_cameras) {
     const Camera& camera = scene.cameras[camera_id];
-    index->camera[camera_id] = problem.num_cameras();
+    camera_index[camera_id] = problem.num_cameras();
+    index->camera_ids.push_back(camera_id);
     problem.camera_models.push_back(static_cast<int>(camera.model));
     uint8_t mask = 0;
     for (int k : adjustment.constant_camera_params.at(camera_id)) mask |= 1 << k;
@@ -464,10 +473,16 @@ cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
                                                                                  : 0.0);
     }
   }
+  const size_t num_observations = adjustment.observations.size();
+  problem.observation_images.reserve(num_observations);
+  problem.observation_points.reserve(num_observations);
+  problem.observations_px.reserve(2 * num_observations);
   for (const auto& obs : adjustment.observations) {
-    if (index->image.emplace(obs.image_id, problem.num_images()).second) {
+    if (image_index[obs.image_id] < 0) {
+      image_index[obs.image_id] = problem.num_images();
+      index->image_ids.push_back(obs.image_id);
       const SceneImage& image = scene.images[obs.image_id];
-      problem.image_cameras.push_back(index->camera.at(image.camera_id));
+      problem.image_cameras.push_back(camera_index[image.camera_id]);
       const Eigen::Quaterniond q = image.cam_from_world.rotation.normalized();
       for (double v : {q.x(), q.y(), q.z(), q.w()}) problem.poses.push_back(v);
       for (int k = 0; k < 3; ++k) problem.poses.push_back(image.cam_from_world.translation[k]);
@@ -476,22 +491,49 @@ cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
       if (fixed != adjustment.fixed_translation_coordinate.end()) mask |= 1 << (3 + fixed->second);
       problem.pose_constant_mask.push_back(mask);
     }
-    if (index->point.emplace(obs.point_id, problem.num_points()).second) {
+    if (point_index[obs.point_id] < 0) {
+      point_index[obs.point_id] = problem.num_points();
+      index->point_ids.push_back(obs.point_id);
       const Eigen::Vector3d& position = scene.points.at(obs.point_id).position;
       for (int k = 0; k < 3; ++k) problem.points.push_back(position[k]);
       problem.point_constant.push_back(adjustment.constant_points.count(obs.point_id) ? 1 : 0);
     }
-    problem.observation_images.push_back(index->image.at(obs.image_id));
-    problem.observation_points.push_back(index->point.at(obs.point_id));
+    problem.observation_images.push_back(image_index[obs.image_id]);
+    problem.observation_points.push_back(point_index[obs.point_id]);
     const Eigen::Vector2d& observed = scene.images[obs.image_id].keypoints[obs.keypoint_index];
     problem.observations_px.push_back(observed.x());
     problem.observations_px.push_back(observed.y());
   }
+  if (!adjustment.position_priors.empty()) {
+    problem.position_prior_centers.assign(3 * static_cast<size_t>(problem.num_images()), 0.0);
+    problem.position_prior_weights.assign(9 * static_cast<size_t>(problem.num_images()), 0.0);
+    for (const auto& [image_id, prior] : adjustment.position_priors) {
+      const int i = image_index[image_id];
+      for (int k = 0; k < 3; ++k) {
+        problem.position_prior_centers[3 * i + k] = prior.position[k];
+        problem.position_prior_weights[9 * i + 4 * k] = 1 / prior.sigma[k];
+      }
+    }
+  }
+  if (!adjustment.focal_priors.empty()) {
+    problem.camera_prior_means.assign(problem.camera_params.size(), 0.0);
+    problem.camera_prior_weights.assign(problem.camera_params.size(), 0.0);
+    for (const auto& [camera_id, prior] : adjustment.focal_priors) {
+      const int c = camera_index[camera_id];
+      const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);
+      for (int k : scene.cameras[camera_id].FocalIndices()) {
+        if (std::find(constant.begin(), constant.end(), k) != constant.end()) continue;
+        problem.camera_prior_means[c * cuda::kBaMaxCameraParams + k] = prior.focal_px;
+        problem.camera_prior_weights[c * cuda::kBaMaxCameraParams + k] = 1 / prior.sigma_px;
+      }
+    }
+  }
   return problem;
 }
 
-// Our solver's options for the adjuster's options.
-cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options) {
+// Our solver's options for the adjuster's options and the adjustment.
+cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options,
+                                          const Adjustment& adjustment) {
   cuda::BaSolverOptions solver_options;
   solver_options.loss = static_cast<cuda::BaLoss>(static_cast<int>(options.loss));
   solver_options.loss_scale_px = options.loss_scale_px;
@@ -501,7 +543,11 @@ cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options
   solver_options.parameter_tolerance = options.parameter_tolerance;
   solver_options.max_pcg_iterations = options.max_pcg_iterations;
   solver_options.pcg_relative_tolerance = options.pcg_relative_tolerance;
-  solver_options.pcg_eta = options.pcg_eta;
+  // Position priors hold the gauge softly: the similarity of the whole model is a global mode
+  // of small curvature that block-Jacobi PCG resolves slowly, and truncated steps then stall
+  // along it (a 20-image GPS flight: 100 LM iterations without converging against Ceres' 27).
+  // Steps solved to the residual tolerance converge as Ceres' exact ones do (28).
+  solver_options.pcg_eta = adjustment.position_priors.empty() ? options.pcg_eta : 0.0;
   solver_options.num_threads = options.num_threads;
   solver_options.verbose = options.verbose;
   return solver_options;
@@ -512,26 +558,26 @@ SolverResult SolveWithLmPcg(const BundleAdjustmentOptions& options, const Adjust
                             bool use_gpu, Scene* scene) {
   ProblemIndex index;
   cuda::BaProblem problem = ToBaProblem(adjustment, *scene, &index);
-  const cuda::BaSolverOptions solver_options = MakeBaSolverOptions(options);
+  const cuda::BaSolverOptions solver_options = MakeBaSolverOptions(options, adjustment);
   const cuda::BaSolverSummary solved = use_gpu ? cuda::SolveBaProblemGpu(solver_options, &problem)
                                                : SolveBaProblemCpu(solver_options, &problem);
 
-  for (const auto& [camera_id, i] : index.camera) {
-    std::vector<double>& params = scene->cameras[camera_id].params;
+  for (size_t i = 0; i < index.camera_ids.size(); ++i) {
+    std::vector<double>& params = scene->cameras[index.camera_ids[i]].params;
     for (size_t k = 0; k < params.size(); ++k) {
       params[k] = problem.camera_params[i * cuda::kBaMaxCameraParams + k];
     }
   }
-  for (const auto& [image_id, i] : index.image) {
-    if (adjustment.constant_pose.count(image_id)) continue;
+  for (size_t i = 0; i < index.image_ids.size(); ++i) {
+    if (problem.pose_constant_mask[i] == cuda::kBaConstantPose) continue;
     const double* pose = &problem.poses[i * cuda::kBaPoseStride];
-    Rigid3d& cam_from_world = scene->images[image_id].cam_from_world;
+    Rigid3d& cam_from_world = scene->images[index.image_ids[i]].cam_from_world;
     cam_from_world.rotation = Eigen::Quaterniond(pose[3], pose[0], pose[1], pose[2]).normalized();
     cam_from_world.translation = Eigen::Vector3d(pose[4], pose[5], pose[6]);
   }
-  for (const auto& [point_id, i] : index.point) {
-    if (adjustment.constant_points.count(point_id)) continue;
-    scene->points.at(point_id).position =
+  for (size_t i = 0; i < index.point_ids.size(); ++i) {
+    if (problem.point_constant[i] != 0) continue;
+    scene->points.at(index.point_ids[i]).position =
         Eigen::Vector3d(problem.points[3 * i], problem.points[3 * i + 1], problem.points[3 * i + 2]);
   }
   SolverResult result;
@@ -601,27 +647,16 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
 
   SolverResult result;
-  BundleAdjustmentOptions::Solver solver = ChooseSolver(options, summary.num_observations);
-  if ((!adjustment.position_priors.empty() || !adjustment.focal_priors.empty()) &&
-      solver != BundleAdjustmentOptions::Solver::kCeres) {
-    PROJ_LOG(kDebug, "bundle adjustment with position priors: Ceres (our LM-PCG has no priors)");
-    solver = BundleAdjustmentOptions::Solver::kCeres;
-  }
-  switch (solver) {
+  switch (ChooseSolver(options, summary.num_observations)) {
     case BundleAdjustmentOptions::Solver::kCpu:
       result = SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;
     case BundleAdjustmentOptions::Solver::kGpu:
-      // The scene changes only after a solve succeeds, so a failed one is redone from it:
-      // with the same solver on the CPU when the GPU was asked for, else with Ceres (what
-      // kAuto picks without a GPU).
+      // The scene changes only after a solve succeeds, so a failed one is redone from it by the
+      // same solver on the CPU.
       result = GpuBundleAdjustmentFallback().Run(
           [&] { return SolveWithLmPcg(options, adjustment, /*use_gpu=*/true, scene); },
-          [&] {
-            return options.solver == BundleAdjustmentOptions::Solver::kGpu
-                       ? SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene)
-                       : SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
-          });
+          [&] { return SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene); });
       break;
     default:
       result = SolveWithCeres(options, adjustment, summary.num_variable_points, scene);
@@ -668,7 +703,7 @@ cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
   BundleAdjustmentSummary counts;
   const Adjustment adjustment = PrepareAdjustment(options, config, scene, &counts);
   ProblemIndex index;
-  if (solver_options != nullptr) *solver_options = MakeBaSolverOptions(options);
+  if (solver_options != nullptr) *solver_options = MakeBaSolverOptions(options, adjustment);
   return ToBaProblem(adjustment, scene, &index);
 }
 

@@ -47,15 +47,18 @@ struct BundleAdjustmentOptions {
   bool update_point_errors = true;
 
   // Which solver runs. kCeres: Ceres' LM (the reference). kCpu / kGpu: our LM with Schur
-  // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, cuda/ba/bundle_adjuster_gpu.h);
-  // kGpu falls back to Ceres when no CUDA device is usable. kAuto: kGpu when a device is usable
-  // and the problem has at least gpu_min_observations observations, else kCeres.
+  // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, cuda/ba/bundle_adjuster_gpu.h),
+  // with the same residuals and priors as the Ceres path; both sum in a fixed order, so a
+  // problem solved twice gives the same bits. kGpu runs on the CPU solver when no CUDA device
+  // is usable (with a warning) or after a GPU failure. kAuto: kGpu when a device is usable and
+  // the problem has at least gpu_min_observations observations, else kCpu.
   enum class Solver { kCeres, kCpu, kGpu, kAuto };
   Solver solver = Solver::kCeres;
-  int gpu_min_observations = 30000;  // kAuto's crossover (bench/RESULTS-ba.md); >= 0
+  int gpu_min_observations = 0;  // kAuto's smallest GPU problem; >= 0
   // Our solver's conjugate gradients per LM step (ignored by Ceres): at most this many
   // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side| or when
-  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions).
+  // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions); with position priors only
+  // the residual test (they hold the gauge softly, a mode that truncated steps stall on).
   int max_pcg_iterations = 100;          // >= 1
   double pcg_relative_tolerance = 1e-6;  // in (0, 1)
   double pcg_eta = 0.1;                  // in [0, 1)
@@ -84,11 +87,10 @@ struct BundleAdjustmentConfig {
   // Position priors (GPS) on camera centres, by image id, in the scene's world frame: a
   // residual (C - prior) / sigma per prior of a variable image (others are ignored). Priors on
   // three or more variable images whose positions are not collinear fix the gauge themselves:
-  // fix_gauge then adds nothing. Only the Ceres solver has these residuals: an adjustment with
-  // priors runs on Ceres whatever options.solver says.
+  // fix_gauge then adds nothing. Every solver has these residuals (no robust loss on them).
   std::map<int, PositionPrior> position_priors;
   // Priors on focal lengths, by camera id: a residual (f - focal_px) / sigma_px per focal
-  // parameter of a refined camera (others are ignored). Ceres only, as position priors.
+  // parameter of a refined camera (others are ignored), in every solver as position priors.
   struct FocalPrior {
     double focal_px = 0;
     double sigma_px = 1;  // > 0
@@ -122,9 +124,8 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
                                             const BundleAdjustmentConfig& config, Scene* scene);
 
 // The plain-array problem (and solver options) that solver kCpu or kGpu would solve for this
-// scene and config, with the same observations, gauge and constant parameters: for benchmarks
-// and tests that call the solvers directly (position priors are not part of it). Throws as
-// RunBundleAdjustment.
+// scene and config, with the same observations, gauge, constant parameters and priors: for
+// benchmarks and tests that call the solvers directly. Throws as RunBundleAdjustment.
 cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
                               const BundleAdjustmentConfig& config, const Scene& scene,
                               cuda::BaSolverOptions* solver_options);

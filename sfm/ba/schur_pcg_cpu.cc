@@ -9,6 +9,7 @@
 #include "core/parallel_for.h"
 #include "core/timer.h"
 #include "cuda/ba/ba_block_math.h"
+#include "cuda/ba/ba_prior.h"
 #include "cuda/ba/ba_residual.h"
 #include "cuda/ba/lm_solver.h"
 
@@ -20,6 +21,7 @@ using cuda::AddXtY;
 using cuda::AddXv;
 using cuda::BaLayout;
 using cuda::BaObservationLinearization;
+using cuda::BaPositionPriorLinearization;
 using cuda::BaProblem;
 using cuda::BaSolverOptions;
 using cuda::BaStep;
@@ -66,6 +68,18 @@ class CpuBackend : public cuda::BaBackend {
     delta_c_.resize(nc_);
     delta_p_.resize(3 * num_points_);
     scratch_.resize(static_cast<size_t>(num_images_) * kCam * kCam);
+    if (problem->has_position_priors()) {
+      for (int image = 0; image < num_images_; ++image) {
+        const double* w = &problem->position_prior_weights[9 * image];
+        if (std::any_of(w, w + 9, [](double v) { return v != 0; })) prior_images_.push_back(image);
+      }
+    }
+    prior_linearization_.resize(prior_images_.size());
+    if (problem->has_camera_priors()) {
+      for (int k = 0; k < kCam * num_cameras_; ++k) {
+        if (problem->camera_prior_weights[k] != 0) prior_camera_params_.push_back(k);
+      }
+    }
   }
 
   bool Linearize(double* cost, double* gradient_max_norm) override {
@@ -106,6 +120,7 @@ class CpuBackend : public cuda::BaBackend {
       std::copy(sums, sums + kCam, &gradient_c_[camera_offset_ + kCam * camera]);
       std::copy(sums + kCam, sums + kCam + kCam * kCam, &hessian_camera_[kCam * kCam * camera]);
     }
+    *cost += LinearizePriors();
     ForPoints([&](int point, int begin, int end) {
       double* g = &gradient_p_[3 * point];
       double* w = &hessian_point_[9 * point];
@@ -216,7 +231,8 @@ class CpuBackend : public cuda::BaBackend {
                                0.5 * (e[0] * e[0] + e[1] * e[1]);
       }
     });
-    step.model_cost_change = std::accumulate(image_change.begin(), image_change.end(), 0.0);
+    step.model_cost_change = std::accumulate(image_change.begin(), image_change.end(), 0.0) +
+                             PriorModelChange(delta_c_);
     step.step_norm = std::sqrt(Dot(delta_c_, delta_c_) + Dot(delta_p_, delta_p_));
     step.valid = std::isfinite(step.step_norm) && std::isfinite(step.model_cost_change);
     return step;
@@ -252,7 +268,8 @@ class CpuBackend : public cuda::BaBackend {
       }
     });
     if (std::find(image_valid.begin(), image_valid.end(), 0) != image_valid.end()) return false;
-    *cost = std::accumulate(image_cost.begin(), image_cost.end(), 0.0);
+    *cost = std::accumulate(image_cost.begin(), image_cost.end(), 0.0) +
+            cuda::PriorCost(problem_, candidate_poses_.data(), candidate_params_.data());
     return true;
   }
 
@@ -269,6 +286,53 @@ class CpuBackend : public cuda::BaBackend {
   }
 
  private:
+  // Residual of the prior on camera_params[k] at the current parameters.
+  double CameraPriorResidual(int k) const {
+    return cuda::CameraPriorResidual(problem_.camera_params[k], problem_.camera_prior_means[k],
+                                     problem_.camera_prior_weights[k]);
+  }
+  // Its Jacobian (0 when the parameter is constant).
+  double CameraPriorJacobian(int k) const {
+    return cuda::CameraPriorJacobian(problem_.camera_constant_mask[k / kCam], k % kCam,
+                                     problem_.camera_prior_weights[k]);
+  }
+  // Adds the priors' gradient and J^T J blocks (and keeps their linearisation for the Schur
+  // products); returns their cost.
+  double LinearizePriors() {
+    double cost = 0;
+    for (size_t j = 0; j < prior_images_.size(); ++j) {
+      const int image = prior_images_[j];
+      cuda::LinearizePositionPrior(&problem_.poses[kBaPoseStride * image],
+                                   problem_.pose_constant_mask[image],
+                                   &problem_.position_prior_centers[3 * image],
+                                   &problem_.position_prior_weights[9 * image],
+                                   &prior_linearization_[j]);
+      const double* r = prior_linearization_[j].residual;
+      cost += 0.5 * (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+      cuda::AddPositionPriorNormalEquations(prior_linearization_[j], &gradient_c_[kPose * image],
+                                            &hessian_pose_[kPose * kPose * image]);
+    }
+    for (int k : prior_camera_params_) {
+      const double residual = CameraPriorResidual(k), jacobian = CameraPriorJacobian(k);
+      cost += 0.5 * residual * residual;
+      gradient_c_[camera_offset_ + k] += jacobian * residual;
+      hessian_camera_[kCam * kCam * (k / kCam) + (k % kCam) * (kCam + 1)] += jacobian * jacobian;
+    }
+    return cost;
+  }
+  // The priors' part of the model decrease for the camera-side step.
+  double PriorModelChange(const std::vector<double>& delta) const {
+    double change = 0;
+    for (size_t j = 0; j < prior_images_.size(); ++j) {
+      change += cuda::PositionPriorModelChange(prior_linearization_[j],
+                                               &delta[kPose * prior_images_[j]]);
+    }
+    for (int k : prior_camera_params_) {
+      change += cuda::CameraPriorModelChange(CameraPriorResidual(k), CameraPriorJacobian(k),
+                                             delta[camera_offset_ + k]);
+    }
+    return change;
+  }
   // body(image, camera, begin, end) over positions [begin, end) of the image's observations.
   template <typename F>
   void ForImages(F&& body) {
@@ -340,6 +404,15 @@ class CpuBackend : public cuda::BaBackend {
     std::vector<double> camera_sums(static_cast<size_t>(num_cameras_) * kCam);
     SumPerCamera(camera_partial, kCam, &camera_sums);
     for (int k = 0; k < kCam * num_cameras_; ++k) (*out)[camera_offset_ + k] += camera_sums[k];
+    for (size_t j = 0; j < prior_images_.size(); ++j) {
+      const int image = prior_images_[j];
+      cuda::AddPositionPriorProduct(prior_linearization_[j], &v[kPose * image],
+                                    &(*out)[kPose * image]);
+    }
+    for (int k : prior_camera_params_) {
+      (*out)[camera_offset_ + k] += CameraPriorJacobian(k) * CameraPriorJacobian(k) *
+                                    v[camera_offset_ + k];
+    }
   }
   void ApplyPreconditioner(const std::vector<double>& r, std::vector<double>* z) const {
     for (int image = 0; image < num_images_; ++image) {
@@ -423,6 +496,11 @@ class CpuBackend : public cuda::BaBackend {
   std::vector<double> delta_c_, delta_p_;
   std::vector<double> scratch_;  // per-image partial camera blocks
   std::vector<double> candidate_poses_, candidate_params_, candidate_points_;
+  // Priors: images with a position prior and their linearisation; indices into camera_params
+  // (camera * kCam + parameter) of the parameters with a prior.
+  std::vector<int> prior_images_;
+  std::vector<BaPositionPriorLinearization> prior_linearization_;
+  std::vector<int> prior_camera_params_;
 };
 
 }  // namespace

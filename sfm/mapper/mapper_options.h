@@ -42,18 +42,18 @@ struct IncrementalMapperOptions {
   // constrain it and keeps the result only when plausible (principal_point_rule.h).
   enum class PrincipalPoint { kOff, kOn, kAuto };
   PrincipalPoint principal_point = PrincipalPoint::kAuto;
-  // Adjustments with at least BundleAdjustmentOptions::gpu_min_observations observations run
-  // on the GPU LM-PCG solver when a CUDA device is usable (solver kAuto); Ceres otherwise.
-  // Off by default: the pipeline should turn them on only when the user asked for the GPU.
+  // With global_ba_gpu / local_ba_gpu, those adjustments run with solver kAuto: on our GPU
+  // LM-PCG solver when a CUDA device is usable (and the adjustment has at least
+  // BundleAdjustmentOptions::gpu_min_observations observations), on our CPU solver otherwise.
+  // The pipeline turns them on when its device is a GPU (--ba-solver, reconstruction_pipeline.h).
   bool global_ba_gpu = false;
   bool local_ba_gpu = false;
   // Solver of the adjustments that do not run on the GPU (kCeres or kCpu; kCpu is our LM with
-  // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count).
-  // kCpu is the default for global adjustments: on fountain-P11's final adjustment it reaches
-  // the same cost as Ceres (relative difference 2e-9) in less than half the time, as Ceres'
-  // autodiff Jacobians and dynamic-size Schur blocks dominate there (bench/ba_bench --model).
+  // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count, with
+  // the prior terms of Ceres' path). On fountain-P11's final adjustment it reaches Ceres' cost
+  // (relative difference 2e-9) in less than half the time (bench/ba_bench --model).
   BundleAdjustmentOptions::Solver global_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
-  BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCeres;
+  BundleAdjustmentOptions::Solver local_ba_solver = BundleAdjustmentOptions::Solver::kCpu;
 
   // Georeferencing by the scene's GPS priors (prior_alignment.h): alignment before each global
   // adjustment, priors as residuals in it, a last alignment at the end.

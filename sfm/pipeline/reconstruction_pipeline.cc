@@ -4,6 +4,8 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "cuda/device.h"
+#include "features/compute_device.h"
 #include "sfm/pipeline/gps_priors.h"
 #include "sfm/pipeline/matching_stage.h"
 #include "sfm/pipeline/sequence_stage.h"
@@ -32,6 +34,7 @@ void ReconstructionOptions::Check() const {
   global_mapper.Check();
   PROJ_REQUIRE(auto_global_min_images >= 0,
                "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");
+  if (ba_solver == BaSolverChoice::kGpu) UseGpu(ComputeDevice::kGpu, "--ba-solver gpu");
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }
 
@@ -47,6 +50,17 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
   resolved.mapper.num_threads = run.num_threads;
   resolved.two_view.seed = run.seed;
   resolved.mapper.seed = run.seed;
+  // Bundle adjustment: the mapper's adjustments run on the GPU (its solver kAuto) when asked,
+  // else on its CPU solvers.
+  const bool device_is_gpu = run.device == ComputeDevice::kGpu ||
+                             (run.device == ComputeDevice::kAuto && cuda::DeviceAvailable());
+  resolved.mapper.global_ba_gpu = resolved.mapper.local_ba_gpu =
+      ba_solver == BaSolverChoice::kGpu || (ba_solver == BaSolverChoice::kAuto && device_is_gpu);
+  if (ba_solver == BaSolverChoice::kCeres || ba_solver == BaSolverChoice::kCpu) {
+    resolved.mapper.global_ba_solver = resolved.mapper.local_ba_solver =
+        ba_solver == BaSolverChoice::kCeres ? BundleAdjustmentOptions::Solver::kCeres
+                                            : BundleAdjustmentOptions::Solver::kCpu;
+  }
   resolved.klt.max_image_size = extraction.max_image_size;
   resolved.klt.decode = extraction.decode;
   return resolved;

@@ -45,6 +45,13 @@ enum class CorrespondenceSource { kDescriptors, kKltTracks };
 // given a threshold.
 enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
+// Solver of the mapper's bundle adjustments (sfm/ba/bundle_adjuster.h): auto is our LM + Schur
+// + PCG solver on the GPU when the run's device is a GPU (--device gpu, or auto with a usable
+// GPU) and the same solver on the CPU otherwise; ceres, cpu and gpu choose one (gpu without a
+// usable GPU is an error). Our solvers sum in a fixed order on both devices, so one input gives
+// one model on one machine (resume included).
+enum class BaSolverChoice { kAuto, kCeres, kCpu, kGpu };
+
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
   ComputeDevice device = ComputeDevice::kAuto;  // extraction, matching, KLT tracking
@@ -65,6 +72,7 @@ struct ReconstructionOptions {
   TwoViewGeometryOptions two_view;
   IncrementalMapperOptions mapper;  // also the global mapper's refinement thresholds
   MapperChoice mapper_choice = MapperChoice::kIncremental;
+  BaSolverChoice ba_solver = BaSolverChoice::kAuto;  // written into `mapper` by Resolve()
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
   int auto_global_min_images = 0;
   GeoreferenceOptions georeference;  // GPS priors of the mapper

@@ -1,7 +1,10 @@
-// GPU bundle adjuster against our CPU solver (same algorithm) and Ceres; skips without a GPU.
+// GPU bundle adjuster against our CPU solver (same algorithm) and Ceres, with and without prior
+// terms, and its determinism (two solves of one problem give the same bytes); skips without a
+// GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <iostream>
 
 #include "cuda/ba/bundle_adjuster_gpu.h"
@@ -20,11 +23,13 @@ namespace {
     GTEST_SKIP() << "no CUDA device: " << cuda::DeviceDescription();                    \
   }
 
-// Solves the scene's global problem on CPU and GPU; expects the same costs and parameters.
-void ExpectGpuMatchesCpu(const Scene& scene, BundleAdjustmentOptions options) {
+// Solves the scene's problem for `config` (global by default) on CPU and GPU; expects the same
+// costs (final within `tolerance`, relative) and parameters.
+void ExpectGpuMatchesCpu(const Scene& scene, BundleAdjustmentOptions options,
+                         const BundleAdjustmentConfig* config = nullptr, double tolerance = 1e-4) {
   cuda::BaSolverOptions solver_options;
-  const cuda::BaProblem problem =
-      MakeBaProblem(options, ConfigForGlobal(scene), scene, &solver_options);
+  const cuda::BaProblem problem = MakeBaProblem(
+      options, config != nullptr ? *config : ConfigForGlobal(scene), scene, &solver_options);
   cuda::BaProblem cpu = problem, gpu = problem;
   const cuda::BaSolverSummary cpu_summary = SolveBaProblemCpu(solver_options, &cpu);
   cuda::BundleAdjusterGpu adjuster;
@@ -36,7 +41,7 @@ void ExpectGpuMatchesCpu(const Scene& scene, BundleAdjustmentOptions options) {
             << " PCG, " << adjuster.last_solve_ms() << " ms)\n";
   ASSERT_TRUE(gpu_summary.success) << gpu_summary.message;
   EXPECT_NEAR(gpu_summary.initial_cost, cpu_summary.initial_cost, 1e-10 * cpu_summary.initial_cost);
-  EXPECT_NEAR(gpu_summary.final_cost, cpu_summary.final_cost, 1e-4 * cpu_summary.final_cost);
+  EXPECT_NEAR(gpu_summary.final_cost, cpu_summary.final_cost, tolerance * cpu_summary.final_cost);
   double cost = 0;
   ASSERT_TRUE(cuda::EvaluateBaCost(gpu, solver_options.loss, solver_options.loss_scale_px, &cost));
   EXPECT_NEAR(cost, gpu_summary.final_cost, 1e-9 * cost);
@@ -102,6 +107,109 @@ TEST(BundleAdjusterGpu, LocalConfigWithConstantsMatchesCpu) {
     EXPECT_EQ(gpu_scene.images[id].cam_from_world.translation,
               scene.images[id].cam_from_world.translation);
   }
+}
+
+TEST(BundleAdjusterGpu, MatchesCpuWithPositionAndFocalPriors) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 10);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 11, &config);
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kCauchy;
+  options.function_tolerance = 1e-12;
+  options.pcg_eta = 0;
+  options.pcg_relative_tolerance = 1e-10;
+  options.max_iterations = 200;
+  ExpectGpuMatchesCpu(scene, options, &config, 1e-6);
+  // Through RunBundleAdjustment: priors no longer send the adjustment to Ceres.
+  Scene gpu_scene = scene;
+  options.solver = BundleAdjustmentOptions::Solver::kGpu;
+  const BundleAdjustmentSummary gpu = RunBundleAdjustment(options, config, &gpu_scene);
+  EXPECT_EQ(gpu.solver, "lm-pcg-gpu");
+  EXPECT_EQ(gpu.num_position_priors, static_cast<int>(scene.images.size()));
+}
+
+TEST(BundleAdjusterGpu, PriorsOnALocalConfigMatchCpu) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 12);
+  BundleAdjustmentConfig config = ConfigForLocal(scene, 4, 3);
+  config.constant_camera_ids.insert(1);
+  testing::AddPriorsForTest(scene, 0.05, 13, &config);
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kTrivial;
+  options.function_tolerance = 1e-12;
+  options.pcg_eta = 0;
+  options.pcg_relative_tolerance = 1e-10;
+  ExpectGpuMatchesCpu(scene, options, &config, 1e-6);
+}
+
+bool SameBytes(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// Solves `problem` and expects the bytes of `reference` (a solve of the same problem).
+void ExpectSameSolve(const cuda::BaProblem& problem, const cuda::BaSolverOptions& options,
+                     const cuda::BaProblem& reference, const cuda::BaSolverSummary& summary,
+                     cuda::BundleAdjusterGpu* adjuster) {
+  cuda::BaProblem again = problem;
+  const cuda::BaSolverSummary again_summary = adjuster->Solve(options, &again);
+  EXPECT_TRUE(SameBytes(again.poses, reference.poses));
+  EXPECT_TRUE(SameBytes(again.camera_params, reference.camera_params));
+  EXPECT_TRUE(SameBytes(again.points, reference.points));
+  EXPECT_EQ(std::memcmp(&again_summary.final_cost, &summary.final_cost, sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(&again_summary.initial_cost, &summary.initial_cost, sizeof(double)), 0);
+  EXPECT_EQ(again_summary.num_iterations, summary.num_iterations);
+  EXPECT_EQ(again_summary.num_successful_steps, summary.num_successful_steps);
+  EXPECT_EQ(again_summary.num_pcg_iterations, summary.num_pcg_iterations);
+}
+
+// Same problem, same bytes: on one instance, after it solved a problem of another size (its
+// buffers reused), and on a new instance. Shared intrinsics (10 images per camera) and priors
+// exercise every per-image and per-camera sum.
+TEST(BundleAdjusterGpu, RepeatedSolvesAreBitIdentical) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeAerialGridScene(100, 10000, 0.5, 3);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 4, &config);
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kCauchy;
+  cuda::BaSolverOptions solver_options;
+  const cuda::BaProblem problem = MakeBaProblem(options, config, scene, &solver_options);
+  ASSERT_TRUE(problem.has_position_priors() && problem.has_camera_priors());
+  std::cout << problem.num_observations() << " observations\n";
+
+  cuda::BundleAdjusterGpu adjuster;
+  cuda::BaProblem reference = problem;
+  const cuda::BaSolverSummary summary = adjuster.Solve(solver_options, &reference);
+  ASSERT_TRUE(summary.success) << summary.message;
+  EXPECT_GT(summary.num_pcg_iterations, summary.num_iterations);
+  ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
+
+  const Scene other = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 5);
+  cuda::BaSolverOptions other_options;
+  cuda::BaProblem other_problem =
+      MakeBaProblem(options, ConfigForGlobal(other), other, &other_options);
+  adjuster.Solve(other_options, &other_problem);
+  ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
+
+  cuda::BundleAdjusterGpu fresh;
+  ExpectSameSolve(problem, solver_options, reference, summary, &fresh);
+}
+
+TEST(BundleAdjusterGpu, RepeatedSolvesOfBalLadybug49AreBitIdentical) {
+  PROJ_REQUIRE_GPU();
+  PROJ_REQUIRE_SHARED_DATASET(path, "bal/problem-49-7776-pre.txt");
+  const Scene scene = testing::LoadBalProblem(path);
+  BundleAdjustmentOptions options;
+  options.loss = BundleAdjustmentOptions::LossType::kHuber;
+  options.loss_scale_px = 2.0;
+  cuda::BaSolverOptions solver_options;
+  const cuda::BaProblem problem = MakeBaProblem(options, ConfigForGlobal(scene), scene, &solver_options);
+  cuda::BundleAdjusterGpu adjuster;
+  cuda::BaProblem reference = problem;
+  const cuda::BaSolverSummary summary = adjuster.Solve(solver_options, &reference);
+  ASSERT_TRUE(summary.success) << summary.message;
+  ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
 }
 
 }  // namespace

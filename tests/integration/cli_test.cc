@@ -150,6 +150,21 @@ TEST(Cli, GpuWithoutGpuIsAClearError) {
   EXPECT_EQ(probe.exit_code, 2) << probe.output;
 }
 
+TEST(Cli, GpuBundleAdjustmentWithoutGpuIsAClearError) {
+  const std::string dir = testing::MakeTempDir("cli_ba_gpu");
+  fs::create_directories(dir + "/images");
+  for (const std::string flag : {"--ba-solver gpu", "--gpu-bundle-adjustment"}) {
+    const RunResult probe = RunSfm("reconstruct " + dir + "/images -o " + dir + "/out " + flag);
+    if (probe.output.find("no GPU") == std::string::npos) {
+      GTEST_SKIP() << "a GPU is present; nothing to check";
+    }
+    EXPECT_EQ(probe.exit_code, 2) << probe.output;
+    EXPECT_NE(probe.output.find("--ba-solver gpu"), std::string::npos) << probe.output;
+  }
+  const RunResult help = RunSfm("reconstruct --help");
+  EXPECT_NE(help.output.find("--ba-solver auto|ceres|cpu|gpu"), std::string::npos) << help.output;
+}
+
 TEST(Cli, KeyframeSiftWithoutKltIsExitCode2) {
   const std::string dir = testing::MakeTempDir("cli_keyframe_sift");
   fs::create_directories(dir + "/images");

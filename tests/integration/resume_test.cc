@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/logging.h"
+#include "cuda/device.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "tests/integration/sfm_process.h"
 #include "tests/integration/small_scene.h"
@@ -106,6 +107,47 @@ TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
               << ReportNumber(report, "pairs_verified_before") << "); " << ReportNumber(report, "points")
               << " points" << std::endl;
   }
+}
+
+// Mapping is deterministic, bundle adjustment included: a run killed while mapping and run
+// again maps the reference run's database (copied, so that nothing before mapping differs)
+// into the same model files, byte for byte. `device`: the run's --device (gpu: every
+// adjustment on the GPU solver).
+void ExpectResumedMappingGivesTheSameModelBytes(const std::string& device) {
+  const std::string dir = testing::WriteSmallRingScene("resume_bytes_" + device, 12);
+  auto arguments = [&](const std::string& out) {
+    return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", device,
+                                    "--seed", "3", "--max-features", "2048"};
+  };
+  ASSERT_EQ(RunSfmToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
+      << ReadText(dir + "/reference.log");
+  const std::string reference = ReadText(dir + "/reference/report.json");
+  ASSERT_EQ(ReportNumber(reference, "registered_images"), 12);
+  const std::string out = dir + "/killed";
+  std::filesystem::create_directories(out);
+  std::filesystem::copy_file(dir + "/reference/database.db", out + "/database.db",
+                             std::filesystem::copy_options::overwrite_existing);
+  const int delay = static_cast<int>(500 * StageSeconds(reference, "mapping"));
+  const testing::SignalledRun killed = testing::RunSfmAndSignal(arguments(out), "tracks:", delay, {SIGKILL});
+  ASSERT_TRUE(killed.signalled && killed.term_signal == SIGKILL) << "the run ended before it could be killed";
+  ASSERT_EQ(RunSfmToEnd(arguments(out), out + ".log"), 0) << ReadText(out + ".log");
+  for (const char* file : {"cameras.bin", "images.bin", "points3D.bin"}) {
+    const std::string expected = ReadText(dir + "/reference/model/" + file);
+    ASSERT_FALSE(expected.empty()) << file;
+    EXPECT_TRUE(ReadText(out + "/model/" + file) == expected) << file << " differs";
+  }
+  std::cout << "--device " << device << ": killed " << delay
+            << " ms into mapping; the resumed model has the reference's "
+            << ReportNumber(reference, "points") << " points, byte for byte" << std::endl;
+}
+
+TEST(Resume, KilledWhileMappingResumesToTheSameModelBytes) {
+  ExpectResumedMappingGivesTheSameModelBytes("cpu");
+}
+
+TEST(Resume, KilledWhileMappingOnTheGpuResumesToTheSameModelBytes) {
+  if (!cuda::DeviceAvailable()) GTEST_SKIP() << "no CUDA device: " << cuda::DeviceDescription();
+  ExpectResumedMappingGivesTheSameModelBytes("gpu");
 }
 
 }  // namespace

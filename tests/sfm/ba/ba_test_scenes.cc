@@ -102,4 +102,21 @@ Scene MakeAerialGridScene(int num_images, int num_points, double noise_px, uint6
   return scene;
 }
 
+void AddPriorsForTest(const Scene& scene, double sigma_m, uint64_t seed,
+                      BundleAdjustmentConfig* config) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0, sigma_m);
+  for (int image_id : config->variable_image_ids) {
+    PositionPrior prior;
+    prior.position = scene.images[image_id].cam_from_world.Center() +
+                     Eigen::Vector3d(normal(rng), normal(rng), normal(rng));
+    prior.sigma = Eigen::Vector3d::Constant(sigma_m);
+    config->position_priors[image_id] = prior;
+  }
+  for (size_t camera_id = 0; camera_id < scene.cameras.size(); ++camera_id) {
+    const double focal = scene.cameras[camera_id].MeanFocal();
+    config->focal_priors[static_cast<int>(camera_id)] = {1.01 * focal, 0.02 * focal};
+  }
+}
+
 }  // namespace proj::testing

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "sfm/ba/bundle_adjuster.h"
 #include "sfm/scene.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
@@ -24,5 +25,12 @@ Scene MakeNoisySyntheticScene(const SyntheticSceneOptions& options, double noise
 // noise; poses and points are perturbed by a tenth of MakeNoisySyntheticScene's amounts,
 // intrinsics by as much.
 Scene MakeAerialGridScene(int num_images, int num_points, double noise_px, uint64_t seed);
+
+// Priors as GPS and EXIF give them, for comparing solvers with prior terms: on every variable
+// image of `config` a position prior at its centre plus Gaussian noise (sigma_m per axis, the
+// prior's sigma), and on every camera a focal prior at 1.01 x its mean focal length (sigma 2%
+// of it). Seeded.
+void AddPriorsForTest(const Scene& scene, double sigma_m, uint64_t seed,
+                      BundleAdjustmentConfig* config);
 
 }  // namespace proj::testing

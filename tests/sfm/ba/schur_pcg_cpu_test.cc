@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <random>
 #include <vector>
 
+#include "cuda/ba/ba_prior.h"
 #include "cuda/ba/ba_residual.h"
 #include "geometry/camera/camera.h"
 #include "sfm/ba/bundle_adjuster.h"
@@ -265,12 +267,146 @@ TEST(SchurPcgCpu, MatchesCeresOnBalLadybug49) {
   CompareWithCeres(scene, ConfigForGlobal(scene), options, BundleAdjustmentOptions::Solver::kCpu);
 }
 
+TEST(PositionPrior, JacobianMatchesNumericDifferences) {
+  const Eigen::Quaterniond q(Eigen::AngleAxisd(0.7, Eigen::Vector3d(-1, 2, 0.5).normalized()));
+  const double pose[7] = {q.x(), q.y(), q.z(), q.w(), 1.5, -0.4, 3.0};
+  const double center[3] = {0.3, 0.2, -2.0};
+  // A full square-root information matrix (a covariance with correlations).
+  const double weight[9] = {2.0, 0.3, 0.0, 0.0, 1.5, -0.2, 0.0, 0.0, 0.8};
+  cuda::BaPositionPriorLinearization l;
+  cuda::LinearizePositionPrior(pose, 0, center, weight, &l);
+  const Eigen::Vector3d expected_center = -(q.conjugate() * Eigen::Vector3d(1.5, -0.4, 3.0));
+  double residual[3];
+  cuda::PositionPriorResidual(pose, center, weight, residual);
+  for (int r = 0; r < 3; ++r) {
+    double expected = 0;
+    for (int j = 0; j < 3; ++j) expected += weight[3 * r + j] * (expected_center[j] - center[j]);
+    EXPECT_NEAR(l.residual[r], expected, 1e-12);
+    EXPECT_EQ(l.residual[r], residual[r]);
+  }
+  for (int k = 0; k < 6; ++k) {
+    double delta[6] = {0, 0, 0, 0, 0, 0};
+    const double h = 1e-6;
+    double plus[7], minus[7], r_plus[3], r_minus[3];
+    delta[k] = h;
+    cuda::UpdatePose(pose, delta, plus);
+    delta[k] = -h;
+    cuda::UpdatePose(pose, delta, minus);
+    cuda::PositionPriorResidual(plus, center, weight, r_plus);
+    cuda::PositionPriorResidual(minus, center, weight, r_minus);
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_NEAR(l.jacobian[r][k], (r_plus[r] - r_minus[r]) / (2 * h), 1e-7) << r << ", " << k;
+    }
+  }
+  // Constant coordinates (here rotation z and translation x) have zero columns.
+  cuda::LinearizePositionPrior(pose, (1 << 2) | (1 << 3), center, weight, &l);
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(l.jacobian[r][2], 0);
+    EXPECT_EQ(l.jacobian[r][3], 0);
+  }
+}
+
+TEST(SchurPcgCpu, MatchesCeresWithPositionAndFocalPriors) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 10);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 11, &config);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kCauchy);
+  // Converged tightly by both, so that the optima compare to 1e-6.
+  options.function_tolerance = 1e-12;
+  options.pcg_eta = 0;
+  options.pcg_relative_tolerance = 1e-10;
+  options.max_iterations = 200;
+  Scene solved;
+  const auto [ceres, ours] =
+      CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
+  EXPECT_EQ(ours.solver, "lm-pcg-cpu");
+  EXPECT_EQ(ours.num_position_priors, static_cast<int>(scene.images.size()));
+  EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-6 * ceres.final_cost);
+  // The priors fix the gauge: no image is held, so the first one moves too.
+  const int first = *config.variable_image_ids.begin();
+  EXPECT_GT((solved.images[first].cam_from_world.Center() -
+             scene.images[first].cam_from_world.Center()).norm(), 1e-4);
+  Scene ceres_scene = scene;
+  options.solver = BundleAdjustmentOptions::Solver::kCeres;
+  RunBundleAdjustment(options, config, &ceres_scene);
+  for (size_t i = 0; i < scene.images.size(); ++i) {
+    EXPECT_LT((solved.images[i].cam_from_world.Center() -
+               ceres_scene.images[i].cam_from_world.Center()).norm(), 1e-5) << "image " << i;
+  }
+  for (size_t c = 0; c < scene.cameras.size(); ++c) {
+    EXPECT_NEAR(solved.cameras[c].MeanFocal(), ceres_scene.cameras[c].MeanFocal(), 1e-4);
+  }
+}
+
+TEST(SchurPcgCpu, PriorsOnALocalConfigWithConstantsMatchCeres) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 12);
+  BundleAdjustmentConfig config = ConfigForLocal(scene, 4, 3);
+  config.constant_camera_ids.insert(1);
+  testing::AddPriorsForTest(scene, 0.05, 13, &config);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kTrivial);
+  options.function_tolerance = 1e-12;
+  options.pcg_eta = 0;
+  options.pcg_relative_tolerance = 1e-10;
+  Scene solved;
+  const auto [ceres, ours] =
+      CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
+  EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-6 * ceres.final_cost);
+  EXPECT_EQ(solved.cameras[1].params, scene.cameras[1].params);  // its focal prior is ignored
+}
+
+TEST(BaChunks, TileEachImageAndListEachCamerasChunksInOrder) {
+  testing::SyntheticSceneOptions scene_options;
+  scene_options.num_points = 800;  // images with more than one chunk
+  const Scene scene = testing::MakeNoisySyntheticScene(scene_options, 0.5, 14);
+  const cuda::BaProblem problem =
+      MakeBaProblem(BundleAdjustmentOptions{}, ConfigForGlobal(scene), scene, nullptr);
+  const cuda::BaLayout layout = cuda::MakeBaLayout(problem);
+  const cuda::BaChunks chunks = cuda::MakeBaChunks(problem, layout);
+  const int num_images = problem.num_images(), num_chunks = chunks.num_chunks();
+  ASSERT_EQ(chunks.starts.front(), 0);
+  ASSERT_EQ(chunks.starts.back(), problem.num_observations());
+  std::vector<int> chunk_image(num_chunks);
+  bool some_image_has_several = false;
+  for (int image = 0; image < num_images; ++image) {
+    const int begin = chunks.segment_offsets[image], end = chunks.segment_offsets[image + 1];
+    some_image_has_several |= end - begin > 1;
+    ASSERT_GT(end, begin);
+    EXPECT_EQ(chunks.starts[chunks.segment_chunks[begin]], layout.image_offsets[image]);
+    EXPECT_EQ(chunks.starts[chunks.segment_chunks[end - 1] + 1], layout.image_offsets[image + 1]);
+    for (int e = begin; e < end; ++e) {
+      const int chunk = chunks.segment_chunks[e];
+      EXPECT_EQ(chunk, e);
+      EXPECT_GT(chunks.starts[chunk + 1], chunks.starts[chunk]);
+      EXPECT_LE(chunks.starts[chunk + 1] - chunks.starts[chunk], cuda::kBaChunkSize);
+      chunk_image[chunk] = image;
+    }
+  }
+  EXPECT_TRUE(some_image_has_several);
+  std::vector<int> seen(num_chunks, 0);
+  for (int camera = 0; camera < problem.num_cameras(); ++camera) {
+    const int begin = chunks.segment_offsets[num_images + camera];
+    const int end = chunks.segment_offsets[num_images + camera + 1];
+    for (int e = begin; e < end; ++e) {
+      const int chunk = chunks.segment_chunks[e];
+      EXPECT_EQ(problem.image_cameras[chunk_image[chunk]], camera);
+      if (e > begin) {
+        EXPECT_GT(chunk, chunks.segment_chunks[e - 1]);
+      }
+      ++seen[chunk];
+    }
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), num_chunks);
+}
+
 TEST(SchurPcgCpu, RejectsInconsistentProblem) {
   cuda::BaProblem problem;
   problem.camera_models = {7};
   problem.camera_params.assign(kBaMaxCameraParams, 1.0);
   problem.camera_constant_mask = {0};
   EXPECT_THROW(SolveBaProblemCpu(cuda::BaSolverOptions{}, &problem), InputError);
+  cuda::BaProblem bad_priors;
+  bad_priors.position_prior_weights.assign(9, 1.0);  // for one image, but there is none
+  EXPECT_THROW(SolveBaProblemCpu(cuda::BaSolverOptions{}, &bad_priors), InputError);
   cuda::BaSolverOptions bad;
   bad.pcg_relative_tolerance = 0;
   cuda::BaProblem empty;

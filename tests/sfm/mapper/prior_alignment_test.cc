@@ -177,11 +177,11 @@ TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {
   // oblique views. This test is about scale and position: the intrinsics stay as calibrated.
   config.constant_camera_ids = {0};
   BundleAdjustmentOptions options;
-  options.solver = BundleAdjustmentOptions::Solver::kCpu;  // priors force Ceres
+  options.solver = BundleAdjustmentOptions::Solver::kCpu;  // our solver has the prior terms
   options.num_threads = 1;
   const BundleAdjustmentSummary summary = RunBundleAdjustment(options, config, &model);
   ASSERT_TRUE(summary.success) << summary.message;
-  EXPECT_EQ(summary.solver, "ceres");
+  EXPECT_EQ(summary.solver, "lm-pcg-cpu");
   EXPECT_EQ(summary.num_position_priors, static_cast<int>(truth.images.size()));
   EXPECT_LT(summary.final_rms_px, 0.7);
   // Scale: the spacing of the grid (15 m) within 1%.
