@@ -44,6 +44,7 @@ DroneXmp ParseDroneXmp(std::string_view packet) {
   xmp.gimbal_pitch_deg = FindValue(packet, "drone-dji:GimbalPitchDegree");
   xmp.gimbal_roll_deg = FindValue(packet, "drone-dji:GimbalRollDegree");
   xmp.flight_yaw_deg = FindValue(packet, "drone-dji:FlightYawDegree");
+  xmp.rtk_flag = FindValue(packet, "drone-dji:RtkFlag");
   return xmp;
 }
 

@@ -18,6 +18,10 @@ struct DroneXmp {
   std::optional<double> gimbal_pitch_deg;
   std::optional<double> gimbal_roll_deg;
   std::optional<double> flight_yaw_deg;  // airframe heading
+  // drone-dji:RtkFlag, written by DJI's RTK aircraft and payloads (Phantom 4 RTK, Matrice
+  // 300 RTK, Zenmuse P1): 0 no fix, 16 single, 34 float, 50 fixed. Their altitudes are
+  // ellipsoidal heights (DJI's P1 manual: "AbsoluteAltitude: geodetic height").
+  std::optional<double> rtk_flag;
 
   bool HasGimbal() const { return gimbal_yaw_deg && gimbal_pitch_deg && gimbal_roll_deg; }
 };

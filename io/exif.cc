@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string_view>
@@ -101,6 +102,34 @@ std::optional<double> GpsCoordinate(const ExifEntry* value, const ExifEntry* ref
   return result;
 }
 
+// "YYYY:MM:DD HH:MM:SS" (and "123" fractional digits) -> seconds since 1970-01-01 of the same
+// clock; nullopt for anything else (blank "    :  :     :  :  " included).
+std::optional<double> CaptureTimeSeconds(const std::string& date_time, const std::string& sub_seconds) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  char tail = 0;
+  if (std::sscanf(date_time.c_str(), "%4d:%2d:%2d %2d:%2d:%2d%c", &year, &month, &day, &hour,
+                  &minute, &second, &tail) != 6) {
+    return std::nullopt;
+  }
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+      minute > 59 || second > 60) {
+    return std::nullopt;
+  }
+  // Days since the epoch of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+  const int y = year - (month <= 2);
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int year_of_era = y - era * 400;
+  const int day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  const double days = era * 146097.0 + day_of_era - 719468;
+  double seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+  if (!sub_seconds.empty() &&
+      std::all_of(sub_seconds.begin(), sub_seconds.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    seconds += std::stod("0." + sub_seconds);
+  }
+  return seconds;
+}
+
 ExifData Extract(LibExifData* data) {
   ExifData exif;
   const ExifByteOrder order = exif_data_get_byte_order(data);
@@ -134,6 +163,9 @@ ExifData Extract(LibExifData* data) {
     if (*orientation >= 1 && *orientation <= 8) exif.orientation = static_cast<int>(*orientation);
   }
 
+  exif.capture_time_s =
+      CaptureTimeSeconds(AsciiValue(FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL)),
+                         AsciiValue(FindEntry(data, EXIF_IFD_EXIF, EXIF_TAG_SUB_SEC_TIME_ORIGINAL)));
   const auto latitude = GpsCoordinate(FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_LATITUDE),
                                       FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_LATITUDE_REF),
                                       order, 'S');
@@ -147,7 +179,8 @@ ExifData Extract(LibExifData* data) {
     if (const auto altitude =
             RationalAt(FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_ALTITUDE), order, 0)) {
       const auto ref = IntegerValue(FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_ALTITUDE_REF), order);
-      gps.altitude_m = (ref && *ref == 1) ? -*altitude : *altitude;
+      gps.altitude_m = (ref && (*ref == 1 || *ref == 3)) ? -*altitude : *altitude;
+      if (ref && (*ref == 2 || *ref == 3)) gps.altitude_reference = GpsAltitudeReference::kEllipsoid;
     }
     gps.horizontal_error_m = PositiveRational(
         FindEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_H_POSITIONING_ERROR), order);

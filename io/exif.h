@@ -11,12 +11,17 @@
 
 namespace proj {
 
+// What GPSAltitudeRef says the altitude is measured from: sea level (0 above, 1 below; the
+// EXIF default) or, since Exif 3.0, the WGS84 ellipsoid (2 above, 3 below).
+enum class GpsAltitudeReference { kSeaLevel, kEllipsoid };
+
 struct GpsPosition {
   double latitude_deg = 0;   // WGS84, north positive
   double longitude_deg = 0;  // WGS84, east positive
-  std::optional<double> altitude_m;  // above sea level (negative below)
+  std::optional<double> altitude_m;  // above altitude_reference (negative below it)
   std::optional<double> horizontal_error_m;  // GPSHPositioningError, when stated
   std::optional<double> dop;                 // GPSDOP (dilution of precision), when stated
+  GpsAltitudeReference altitude_reference = GpsAltitudeReference::kSeaLevel;
 };
 
 // Only what the file states: absent or zero/invalid tags are nullopt.
@@ -34,6 +39,10 @@ struct ExifData {
   // Orientation tag, 1..8 (1 = upright, 6 = stored image needs a 90 deg clockwise rotation).
   int orientation = 1;
   std::optional<GpsPosition> gps;  // present when latitude and longitude are
+  // DateTimeOriginal ("YYYY:MM:DD HH:MM:SS", camera clock, no time zone) with
+  // SubSecTimeOriginal, as seconds since 1970-01-01 of that clock; nullopt when absent or
+  // malformed. Differences between images of one camera are what it is good for.
+  std::optional<double> capture_time_s;
   DroneXmp drone;  // flight metadata of the XMP packet (ReadExif only; empty when absent)
 
   bool has_orientation_tag = false;

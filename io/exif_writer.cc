@@ -3,6 +3,7 @@
 #include <libexif/exif-data.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -70,12 +71,37 @@ void AddGps(LibExifData* data, const GpsPosition& gps) {
   AddRationals(data, EXIF_TAG_GPS_LONGITUDE, DegreesMinutesSeconds(gps.longitude_deg));
   if (gps.altitude_m) {
     ExifEntry* ref = AddEntry(data, EXIF_IFD_GPS, EXIF_TAG_GPS_ALTITUDE_REF, EXIF_FORMAT_BYTE, 1);
-    ref->data[0] = *gps.altitude_m < 0 ? 1 : 0;
+    const bool ellipsoid = gps.altitude_reference == GpsAltitudeReference::kEllipsoid;
+    ref->data[0] = static_cast<unsigned char>((ellipsoid ? 2 : 0) + (*gps.altitude_m < 0 ? 1 : 0));
     AddRationals(data, EXIF_TAG_GPS_ALTITUDE, {Rational(std::abs(*gps.altitude_m), 1000)});
   }
   if (gps.horizontal_error_m) {
     AddRationals(data, EXIF_TAG_GPS_H_POSITIONING_ERROR, {Rational(*gps.horizontal_error_m, 1000)});
   }
+}
+
+// Seconds since 1970-01-01 (>= 0) as DateTimeOriginal and SubSecTimeOriginal (milliseconds).
+void AddCaptureTime(LibExifData* data, double time_s) {
+  const int64_t milliseconds = std::llround(time_s * 1000);
+  const int64_t seconds = milliseconds / 1000;
+  // Civil date from days since the epoch (Howard Hinnant's civil_from_days).
+  const int64_t z = seconds / 86400 + 719468;
+  const int64_t era = z / 146097;
+  const int64_t day_of_era = z - era * 146097;
+  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t mp = (5 * day_of_year + 2) / 153;
+  const int64_t day = day_of_year - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t year = year_of_era + era * 400 + (month <= 2);
+  const int64_t of_day = seconds % 86400;
+  char text[32];
+  std::snprintf(text, sizeof(text), "%04d:%02d:%02d %02d:%02d:%02d", static_cast<int>(year),
+                static_cast<int>(month), static_cast<int>(day), static_cast<int>(of_day / 3600),
+                static_cast<int>(of_day / 60 % 60), static_cast<int>(of_day % 60));
+  AddAscii(data, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL, text);
+  std::snprintf(text, sizeof(text), "%03d", static_cast<int>(milliseconds % 1000));
+  AddAscii(data, EXIF_IFD_EXIF, EXIF_TAG_SUB_SEC_TIME_ORIGINAL, text);
 }
 
 }  // namespace
@@ -98,6 +124,12 @@ std::vector<uint8_t> EncodeExifBlock(const ExifData& exif) {
     ExifEntry* entry = AddEntry(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM,
                                 EXIF_FORMAT_SHORT, 1);
     exif_set_short(entry->data, kOrder, static_cast<ExifShort>(std::lround(*exif.focal_length_35mm)));
+  }
+  if (exif.capture_time_s) {
+    PROJ_REQUIRE(std::isfinite(*exif.capture_time_s) && *exif.capture_time_s >= 0 &&
+                     *exif.capture_time_s < 253402300800.0,  // year 10000
+                 "cannot write EXIF capture time " << *exif.capture_time_s << " s");
+    AddCaptureTime(data, *exif.capture_time_s);
   }
   if (exif.gps) AddGps(data, *exif.gps);
   unsigned char* block = nullptr;

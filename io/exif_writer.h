@@ -1,5 +1,6 @@
 // Writing EXIF: the subset of ExifData that synthetic images carry (make, model, focal length
-// in 35 mm terms, GPS position with its accuracy), encoded with libexif into an APP1 segment.
+// in 35 mm terms, capture time, GPS position with its altitude reference and accuracy),
+// encoded with libexif into an APP1 segment.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,9 @@
 
 namespace proj {
 
-// The APP1 payload ("Exif\0\0" + TIFF block) of `exif`'s make, model, focal_length_35mm and
-// gps (latitude, longitude, altitude, horizontal error); other fields are not written.
+// The APP1 payload ("Exif\0\0" + TIFF block) of `exif`'s make, model, focal_length_35mm,
+// capture_time_s (DateTimeOriginal, SubSecTimeOriginal in milliseconds) and gps (latitude,
+// longitude, altitude and its reference, horizontal error); other fields are not written.
 std::vector<uint8_t> EncodeExifBlock(const ExifData& exif);
 
 // `jpeg` with an APP1 segment holding `payload` right after its start-of-image marker.

@@ -1,6 +1,7 @@
 #include "io/las_file.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -19,7 +20,11 @@ constexpr uint8_t kPointFormat = 2;          // XYZ, intensity, flags, RGB
 constexpr uint16_t kPointRecordLength = 26;
 constexpr double kScale = 0.001;             // 1 mm
 constexpr uint16_t kGeoKeyDirectoryRecord = 34735;
+constexpr uint16_t kGeoAsciiParamsRecord = 34737;
 constexpr uint16_t kProjectedCsTypeGeoKey = 3072;
+constexpr uint16_t kPcsCitationGeoKey = 3073;
+constexpr uint16_t kVerticalCsTypeGeoKey = 4096;
+constexpr uint16_t kVerticalCitationGeoKey = 4097;
 
 // `text` in a fixed-size NUL-padded field.
 void AppendFixedString(const std::string& text, size_t size, std::string* out) {
@@ -28,20 +33,51 @@ void AppendFixedString(const std::string& text, size_t size, std::string* out) {
   out->append(field);
 }
 
-// GeoTIFF keys: projected model, pixel-is-area, the EPSG CRS, metres horizontally and
-// vertically. Keys sorted by id, as GeoTIFF requires.
-std::string GeoKeyDirectory(int epsg) {
-  const uint16_t keys[][4] = {{1024, 0, 1, 1},  // GTModelTypeGeoKey: projected
-                              {1025, 0, 1, 1},  // GTRasterTypeGeoKey: pixel is area
-                              {kProjectedCsTypeGeoKey, 0, 1, static_cast<uint16_t>(epsg)},
-                              {3076, 0, 1, 9001},   // ProjLinearUnitsGeoKey: metre
-                              {4099, 0, 1, 9001}};  // VerticalUnitsGeoKey: metre
-  std::string out;
-  for (uint16_t v : {1, 1, 0, 5}) AppendLittleEndian<uint16_t>(v, &out);  // version, count
+// The GeoTIFF key directory and its ASCII parameters (citations, each ended by '|').
+struct GeoKeys {
+  std::string directory;
+  std::string ascii;
+};
+
+// Projected model, pixel-is-area, the EPSG CRS, metres horizontally and vertically, the
+// vertical CRS when there is one, and the names. Keys sorted by id, as GeoTIFF requires.
+GeoKeys MakeGeoKeys(const LasPointCloud& cloud) {
+  std::vector<std::array<uint16_t, 4>> keys = {{1024, 0, 1, 1},   // GTModelTypeGeoKey: projected
+                                               {1025, 0, 1, 1}};  // GTRasterTypeGeoKey: area
+  GeoKeys out;
+  const auto add_citation = [&](uint16_t key, const std::string& name) {
+    if (name.empty()) return;
+    const std::string text = name + "|";
+    keys.push_back({key, kGeoAsciiParamsRecord, static_cast<uint16_t>(text.size()),
+                    static_cast<uint16_t>(out.ascii.size())});
+    out.ascii += text;
+  };
+  keys.push_back({kProjectedCsTypeGeoKey, 0, 1, static_cast<uint16_t>(cloud.epsg)});
+  add_citation(kPcsCitationGeoKey, cloud.crs_name);
+  keys.push_back({3076, 0, 1, 9001});  // ProjLinearUnitsGeoKey: metre
+  if (cloud.vertical_epsg > 0) {
+    keys.push_back({kVerticalCsTypeGeoKey, 0, 1, static_cast<uint16_t>(cloud.vertical_epsg)});
+    add_citation(kVerticalCitationGeoKey, cloud.vertical_crs_name);
+  }
+  keys.push_back({4099, 0, 1, 9001});  // VerticalUnitsGeoKey: metre
+  // Directory version 1, key revision 1.0, then the number of keys.
+  const std::array<uint16_t, 4> version = {1, 1, 0, static_cast<uint16_t>(keys.size())};
+  for (uint16_t v : version) AppendLittleEndian<uint16_t>(v, &out.directory);
   for (const auto& key : keys) {
-    for (uint16_t v : key) AppendLittleEndian<uint16_t>(v, &out);
+    for (uint16_t v : key) AppendLittleEndian<uint16_t>(v, &out.directory);
   }
   return out;
+}
+
+// A variable length record: its 54-byte header and `data`.
+void AppendVlr(uint16_t record_id, const std::string& description, const std::string& data,
+               std::string* out) {
+  AppendLittleEndian<uint16_t>(0, out);  // reserved
+  AppendFixedString("LASF_Projection", 16, out);
+  AppendLittleEndian<uint16_t>(record_id, out);
+  AppendLittleEndian<uint16_t>(static_cast<uint16_t>(data.size()), out);
+  AppendFixedString(description, 32, out);
+  out->append(data);
 }
 
 int32_t ToGrid(double value, double offset, const std::string& path) {
@@ -60,8 +96,14 @@ void WriteLasFile(const std::string& path, const LasPointCloud& cloud) {
                                 << cloud.colors.size() << " colours");
   PROJ_REQUIRE(cloud.positions.size() <= std::numeric_limits<uint32_t>::max(),
                "cannot write '" << path << "': too many points for LAS 1.2");
-  PROJ_REQUIRE(cloud.epsg >= 0 && cloud.epsg <= 65535,
-               "cannot write '" << path << "': EPSG code " << cloud.epsg << " out of range");
+  PROJ_REQUIRE(cloud.epsg >= 0 && cloud.epsg <= 65535 && cloud.vertical_epsg >= 0 &&
+                   cloud.vertical_epsg <= 65535,
+               "cannot write '" << path << "': EPSG code " << cloud.epsg << " or "
+                                << cloud.vertical_epsg << " out of range");
+  PROJ_REQUIRE(cloud.crs_name.find('|') == std::string::npos &&
+                   cloud.vertical_crs_name.find('|') == std::string::npos &&
+                   cloud.crs_name.size() + cloud.vertical_crs_name.size() < 60000,
+               "cannot write '" << path << "': a CRS name holds '|' or is too long");
   Eigen::Vector3d min = Eigen::Vector3d::Zero(), max = Eigen::Vector3d::Zero();
   if (!cloud.positions.empty()) {
     min = max = cloud.positions.front();
@@ -73,10 +115,18 @@ void WriteLasFile(const std::string& path, const LasPointCloud& cloud) {
   }
   // Offsets on a 100 m grid keep the stored integers small and the offsets readable.
   const Eigen::Vector3d offset = (min / 100.0).array().floor() * 100.0;
-  const std::string geokeys = cloud.epsg > 0 ? GeoKeyDirectory(cloud.epsg) : std::string();
-  const uint32_t num_vlrs = cloud.epsg > 0 ? 1 : 0;
-  const uint32_t point_offset =
-      kHeaderSize + (num_vlrs ? kVlrHeaderSize + static_cast<uint32_t>(geokeys.size()) : 0);
+  std::string vlrs;
+  uint32_t num_vlrs = 0;
+  if (cloud.epsg > 0) {
+    const GeoKeys keys = MakeGeoKeys(cloud);
+    AppendVlr(kGeoKeyDirectoryRecord, "GeoTIFF GeoKeyDirectoryTag", keys.directory, &vlrs);
+    ++num_vlrs;
+    if (!keys.ascii.empty()) {
+      AppendVlr(kGeoAsciiParamsRecord, "GeoTIFF GeoAsciiParamsTag", keys.ascii, &vlrs);
+      ++num_vlrs;
+    }
+  }
+  const uint32_t point_offset = kHeaderSize + static_cast<uint32_t>(vlrs.size());
 
   std::string header;
   header.append("LASF");
@@ -105,14 +155,7 @@ void WriteLasFile(const std::string& path, const LasPointCloud& cloud) {
     AppendLittleEndian<double>(min[k], &header);
   }
   PROJ_CHECK(header.size() == kHeaderSize, "LAS header is " << header.size() << " bytes");
-  if (num_vlrs) {
-    AppendLittleEndian<uint16_t>(0, &header);  // reserved
-    AppendFixedString("LASF_Projection", 16, &header);
-    AppendLittleEndian<uint16_t>(kGeoKeyDirectoryRecord, &header);
-    AppendLittleEndian<uint16_t>(static_cast<uint16_t>(geokeys.size()), &header);
-    AppendFixedString("GeoTIFF GeoKeyDirectoryTag", 32, &header);
-    header.append(geokeys);
-  }
+  header.append(vlrs);
 
   WriteFileAtomically(
       path,
@@ -172,8 +215,10 @@ LasPointCloud ReadLasFile(const std::string& path) {
   LasPointCloud cloud;
   cloud.system_identifier = std::string(reinterpret_cast<const char*>(h + 26),
                                         strnlen(reinterpret_cast<const char*>(h + 26), 32));
-  // VLRs: the GeoTIFF key directory gives the projected CRS.
+  // VLRs: the GeoTIFF key directory gives the CRS, the ASCII parameters their names.
   size_t position = header_size;
+  std::vector<std::array<uint16_t, 4>> keys;
+  std::string ascii;
   for (uint32_t v = 0; v < num_vlrs; ++v) {
     require_size(position + kVlrHeaderSize, "variable length record header");
     const uint16_t record_id = DecodeLittleEndian<uint16_t>(h + position + 18);
@@ -184,15 +229,27 @@ LasPointCloud ReadLasFile(const std::string& path) {
         std::strncmp(reinterpret_cast<const char*>(h + position + 2), "LASF_Projection", 16) == 0;
     if (projection && record_id == kGeoKeyDirectoryRecord && length >= 8) {
       const int num_keys = DecodeLittleEndian<uint16_t>(h + data + 6);
-      for (int k = 0; k < num_keys && data + 8 + 8 * (k + 1) <= data + length; ++k) {
+      for (int k = 0; k < num_keys && 8 + 8 * (k + 1) <= static_cast<int>(length); ++k) {
         const uint8_t* key = h + data + 8 + 8 * k;
-        if (DecodeLittleEndian<uint16_t>(key) == kProjectedCsTypeGeoKey &&
-            DecodeLittleEndian<uint16_t>(key + 2) == 0) {
-          cloud.epsg = DecodeLittleEndian<uint16_t>(key + 6);
-        }
+        keys.push_back({DecodeLittleEndian<uint16_t>(key), DecodeLittleEndian<uint16_t>(key + 2),
+                        DecodeLittleEndian<uint16_t>(key + 4), DecodeLittleEndian<uint16_t>(key + 6)});
       }
+    } else if (projection && record_id == kGeoAsciiParamsRecord) {
+      ascii.assign(reinterpret_cast<const char*>(h + data), length);
     }
     position = data + length;
+  }
+  for (const auto& [id, location, count, value] : keys) {
+    if (location == 0 && id == kProjectedCsTypeGeoKey) cloud.epsg = value;
+    if (location == 0 && id == kVerticalCsTypeGeoKey) cloud.vertical_epsg = value;
+    if (location == kGeoAsciiParamsRecord && static_cast<size_t>(value) + count <= ascii.size() &&
+        count > 0) {
+      // The citation without its '|' terminator (and any NUL padding).
+      std::string text = ascii.substr(value, count);
+      text = text.substr(0, text.find_first_of(std::string("|\0", 2)));
+      if (id == kPcsCitationGeoKey) cloud.crs_name = text;
+      if (id == kVerticalCitationGeoKey) cloud.vertical_crs_name = text;
+    }
   }
   require_size(static_cast<size_t>(point_offset) + static_cast<size_t>(count) * record_length,
                "point records");

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs the tools that only tests use (not needed to build or run sfm): headless Chromium
-# for the report page test (tests/integration/report_page_test.cc), and ffmpeg, which makes
-# the test videos (tests/io/video_test_files.h; sfm itself needs it only to read videos).
+# for the report page test (tests/integration/report_page_test.cc), ffmpeg, which makes
+# the test videos (tests/io/video_test_files.h; sfm itself needs it only to read videos), and
+# the npm LAS readers of tests/io/las_interop_test.cc (into build/test-tools).
 # Tests are skipped with a message without them. scripts/test.sh runs this.
 set -euo pipefail
-bash "$(dirname "$0")/apt_install.sh" chromium ffmpeg
+here=$(cd "$(dirname "$0")" && pwd)
+bash "$here/apt_install.sh" chromium ffmpeg
+bash "$here/fetch_las_readers.sh" "$here/../build/test-tools" ||
+  echo "install_test_tools: the LAS readers could not be fetched; las_interop_test will skip" >&2
 echo "install_test_tools: all test tools present" >&2

@@ -12,6 +12,7 @@
 #include "core/timer.h"
 #include "datasets/synthetic/random.h"
 #include "datasets/synthetic/synthetic_scene.h"
+#include "geometry/geodesy/vertical_datum.h"
 #include "io/atomic_file.h"
 #include "io/exif_writer.h"
 
@@ -60,6 +61,7 @@ void SyntheticFlightOptions::Check() const {
                    std::abs(origin.ref_latitude_deg) < 80,
                "the flight origin must be a WGS84 position below 80 degrees of latitude");
   PROJ_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "jpeg_quality must be in [1, 100]");
+  PROJ_REQUIRE(shot_interval_s > 0 && turn_s >= 0, "capture intervals must be positive");
 }
 
 std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOptions& options) {
@@ -78,6 +80,14 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
 
   synthetic::Rng rng(synthetic::SubSeed(options.seed, 77));
   const LocalEnuConverter enu(options.origin);
+  const HeightConverter heights;
+  const bool sea_level = options.gps_altitude_datum == VerticalDatum::kEgm96 && heights.available();
+  if (options.gps_altitude_datum == VerticalDatum::kEgm96 && !heights.available()) {
+    PROJ_LOG(kWarning, "synthetic flight: " << MissingGeoidGridMessage()
+                                            << ": altitudes are written as ellipsoidal heights "
+                                               "(GPSAltitudeRef 2)");
+  }
+  constexpr double kFirstCaptureTime = 1782900000;  // 2026-07-01 10:00:00
   std::vector<SyntheticFlightShot> shots;
   for (int i = 0; i < options.num_images; ++i) {
     const int line = i / per_line, k = i % per_line;
@@ -111,7 +121,14 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
       const Wgs84Position wgs84 = enu.Wgs84FromEnu(measured);
       shot.gps = GpsPosition{wgs84.latitude_deg, wgs84.longitude_deg, wgs84.altitude_m, std::nullopt,
                              std::nullopt};
+      if (sea_level) {
+        shot.gps->altitude_m = heights.Convert(wgs84.latitude_deg, wgs84.longitude_deg, wgs84.altitude_m,
+                                               VerticalDatum::kEllipsoid, VerticalDatum::kEgm96);
+      } else {
+        shot.gps->altitude_reference = GpsAltitudeReference::kEllipsoid;
+      }
     }
+    shot.capture_time_s = kFirstCaptureTime + i * options.shot_interval_s + line * options.turn_s;
     shots.push_back(std::move(shot));
   }
   return shots;
@@ -140,6 +157,7 @@ double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::st
   for (const SyntheticFlightShot& shot : shots) {
     const Image image = synthetic::RenderTerrainView(world, shot.camera, options.num_threads);
     exif.gps = shot.gps;
+    exif.capture_time_s = shot.capture_time_s;
     WriteJpegWithExif((fs::path(images_dir) / shot.name).string(), image, exif, options.jpeg_quality);
     WriteStrechaCamera((fs::path(cameras_dir) / (shot.name + ".camera")).string(), shot.camera);
   }

@@ -39,7 +39,12 @@ struct SyntheticFlightOptions {
   double gps_horizontal_std_m = 1.5;  // white noise of the written fixes
   double gps_vertical_std_m = 3.0;
   GpsFault gps_fault = GpsFault::kNone;
-  EnuFrame origin{46.8428, -92.0016, 190.0};  // the world frame's WGS84 origin
+  // The datum of the written altitudes: EGM96 ("above sea level", as DJI drones write them;
+  // ellipsoidal, GPSAltitudeRef 2, when PROJ's geoid grid is missing) or the ellipsoid.
+  VerticalDatum gps_altitude_datum = VerticalDatum::kEgm96;
+  double shot_interval_s = 2.0;  // capture times (DateTimeOriginal): this apart along a line,
+  double turn_s = 12.0;          // plus this between lines
+  EnuFrame origin{46.8428, -92.0016, 190.0};  // the world frame's WGS84 origin (ellipsoidal)
   uint64_t seed = 1;
   int jpeg_quality = 92;
   int num_threads = 0;  // <= 0: all hardware threads
@@ -51,13 +56,15 @@ struct SyntheticFlightShot {
   std::string name;  // "0000.jpg", ... in flight order
   StrechaCamera camera;  // ground truth, world = ENU of options.origin
   std::optional<GpsPosition> gps;  // the (noisy, possibly faulty) fix written to the file
+  double capture_time_s = 0;       // seconds since 1970 (2026-07-01 10:00:00 at the first)
 };
 
 // Cameras and GPS fixes only (nothing rendered).
 std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOptions& options);
 
 // Renders and writes:
-//   out_dir/images/NNNN.jpg                   JPEG with EXIF make, model, 35 mm focal, GPS
+//   out_dir/images/NNNN.jpg                   JPEG with EXIF make, model, 35 mm focal, GPS,
+//                                             capture time
 //   out_dir/gt_dense_cameras/NNNN.jpg.camera  ground truth (io/strecha_camera.h)
 //   out_dir/gt_enu_origin.txt                 "latitude_deg longitude_deg altitude_m" of the
 //                                             world frame's origin

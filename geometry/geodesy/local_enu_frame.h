@@ -5,16 +5,19 @@
 //
 // Frames: ENU x = east, y = north, z = up, in metres, with the origin at the reference point
 // on (or above) the ellipsoid; the axes are the local tangent plane at the reference.
-// Altitudes are treated as heights above the WGS84 ellipsoid. EXIF altitudes are above mean sea
-// level; over a survey area the geoid offset is nearly constant, so using them as they are only
-// shifts the frame vertically by that offset (tens of metres) and keeps distances exact to
-// millimetres within a few kilometres.
+// Altitudes are heights above the WGS84 ellipsoid (geometry/geodesy/vertical_datum.h converts
+// heights above sea level). A frame built from sea-level heights because the geoid grid was
+// missing (EnuFrame::heights) sits that far (the geoid height, tens of metres) off
+// vertically; distances within a few kilometres stay exact to millimetres.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
+
+#include "geometry/geodesy/vertical_datum.h"
 
 namespace proj {
 
@@ -29,10 +32,18 @@ struct EnuFrame {
   double ref_latitude_deg = 0;
   double ref_longitude_deg = 0;
   double ref_altitude_m = 0;
+  // The datum of the frame's heights (ref_altitude_m and the altitudes of Wgs84FromEnu):
+  // the ellipsoid, or EGM96 heights used as ellipsoidal ones when the geoid grid was missing.
+  VerticalDatum heights = VerticalDatum::kEllipsoid;
+  // The datum the GPS fixes stated their altitudes in; georeferenced outputs give heights in it.
+  VerticalDatum output_heights = VerticalDatum::kEllipsoid;
+  // The datum every fix's altitude was taken in when one was imposed (sfm's
+  // --gps-altitude-datum); nullopt: each fix's own.
+  std::optional<VerticalDatum> fixes_datum = std::nullopt;
 };
 
 // Componentwise median of the positions (robust to a few wrong fixes); the frame of a set of
-// GPS images. Throws InputError when `positions` is empty.
+// GPS images (heights ellipsoidal). Throws InputError when `positions` is empty.
 EnuFrame ChooseEnuFrame(const std::vector<Wgs84Position>& positions);
 
 // Converts between WGS84 and one ENU frame. Creating one builds a PROJ pipeline (tens of

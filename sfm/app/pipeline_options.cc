@@ -19,6 +19,8 @@ const EnumNames<ScaleSpaceType> kScaleSpaceNames = {{"gaussian", ScaleSpaceType:
                                                     {"trilateral", ScaleSpaceType::kTrilateral}};
 const EnumNames<bool> kOnOff = {{"on", true}, {"off", false}};
 const EnumNames<std::string> kUpsampleNames = {{"auto", "auto"}, {"on", "on"}, {"off", "off"}};
+const EnumNames<std::string> kAltitudeDatumNames = {
+    {"auto", "auto"}, {"egm96", "egm96"}, {"ellipsoid", "ellipsoid"}};
 // Our camera models under COLMAP's names (PipelineArgs::Finalize maps the name).
 const EnumNames<std::string> kCameraModelNames = {
     {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
@@ -45,6 +47,9 @@ ReconstructionOptions PipelineArgs::Finalize() const {
   resolved.extraction.features.edge_test = edge_test;
   resolved.extraction.features.upsample = upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
   resolved.cameras.model = CameraModelFromName(camera_model);
+  if (gps_altitude_datum != "auto") {
+    resolved.extraction.gps.altitude_datum = VerticalDatumFromKey(gps_altitude_datum);
+  }
   switch (matcher) {
     case MatcherChoice::kExhaustive: resolved.pair_selection.mode = PairSelection::kExhaustive; break;
     case MatcherChoice::kSequential: resolved.pair_selection.mode = PairSelection::kSequential; break;
@@ -108,6 +113,11 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   app.add_flag("--single-camera", o.cameras.single_camera,
                "All images share one camera (intrinsics) [off: images of one size and focal "
                "length share one]");
+  AddEnumOption(app, "--gps-altitude-datum", &args->gps_altitude_datum, kAltitudeDatumNames,
+                "What the images' GPS altitudes are measured from: auto as each file says "
+                "(EXIF GPSAltitudeRef: sea level, i.e. the EGM96 geoid, unless it says "
+                "ellipsoid; DJI RTK files: ellipsoid), or egm96 / ellipsoid for all; outputs "
+                "give heights in the same datum");
   app.add_option("--video-fps", o.video.frames_per_second,
                  "Videos in the input: frames picked per second of video, by timestamp (0 = every "
                  "frame); needs the ffmpeg program")

@@ -19,6 +19,7 @@ struct PipelineArgs {
   std::string database_path;
   std::string camera_model = "SIMPLE_RADIAL";
   std::string upsample = "auto";
+  std::string gps_altitude_datum = "auto";  // or a VerticalDatumKey
   bool edge_test = true;
   MatcherChoice matcher = MatcherChoice::kAuto;
 
@@ -34,7 +35,8 @@ void AddRunOptions(CLI::App& app, PipelineArgs* args);
 // --database PATH; `required` for the stage sub-commands, optional for reconstruct.
 void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required);
 // Features and cameras: --features, --max-image-size, --max-features, --upsample,
-// --scale-space, --edge-test, --camera-model, --single-camera.
+// --scale-space, --edge-test, --camera-model, --single-camera, --gps-altitude-datum,
+// --video-fps.
 void AddExtractionOptions(CLI::App& app, PipelineArgs* args);
 // Pair selection and matching: --matcher, --overlap, --spatial-*, --max-chunk-images; with_klt adds the
 // KLT options (reconstruct only: tracking needs the images in order).

@@ -93,15 +93,37 @@ const std::vector<DatabaseTable>& SceneDatabaseTables() {
        " num_klt_points INTEGER NOT NULL,"
        " FOREIGN KEY(image_id) REFERENCES images(image_id) ON DELETE CASCADE)",
        ""},
-      // One row (id 0) at most: the reference of the local ENU frame of the GPS priors.
+      // One row (id 0) at most: the reference of the local ENU frame of the GPS priors, the
+      // datum ('egm96' or 'ellipsoid') of its heights, of the outputs and, when one was
+      // imposed, of every fix (NULL: each image's, proj_image_capture). Frames written before
+      // the datums were recorded used the fixes' sea-level altitudes as they were.
       {"proj_enu_frame",
        "(id INTEGER PRIMARY KEY NOT NULL CHECK(id = 0),"
        " latitude_deg REAL NOT NULL,"
        " longitude_deg REAL NOT NULL,"
-       " altitude_m REAL NOT NULL)",
+       " altitude_m REAL NOT NULL,"
+       " heights_datum TEXT NOT NULL DEFAULT 'egm96',"
+       " output_datum TEXT NOT NULL DEFAULT 'egm96',"
+       " fixes_datum TEXT DEFAULT NULL)",
+       ""},
+      // Per image, from its file: capture time (EXIF DateTimeOriginal, seconds, NULL when
+      // absent) and the datum of its GPS altitude ('egm96' or 'ellipsoid'; NULL without one).
+      {"proj_image_capture",
+       "(image_id INTEGER PRIMARY KEY NOT NULL,"
+       " capture_time_s REAL,"
+       " altitude_datum TEXT,"
+       " FOREIGN KEY(image_id) REFERENCES images(image_id) ON DELETE CASCADE)",
        ""},
   };
   return tables;
+}
+
+const std::vector<DatabaseColumn>& EnuFrameDatumColumns() {
+  static const std::vector<DatabaseColumn> columns = {
+      {"heights_datum", "TEXT NOT NULL DEFAULT 'egm96'"},
+      {"output_datum", "TEXT NOT NULL DEFAULT 'egm96'"},
+      {"fixes_datum", "TEXT DEFAULT NULL"}};
+  return columns;
 }
 
 std::string CreateTableSql(const DatabaseTable& table, bool temporary) {

@@ -68,6 +68,21 @@ std::string ReadPosePriorSql(const std::set<std::string>& columns) {
          std::to_string(kColmapCameraSensor) + ";";
 }
 
+// proj_enu_frame, with the datum columns of older databases read as their default.
+std::string ReadEnuFrameSql(const std::set<std::string>& columns) {
+  std::string sql = "SELECT latitude_deg, longitude_deg, altitude_m";
+  for (const internal::DatabaseColumn& column : internal::EnuFrameDatumColumns()) {
+    sql += ", ";
+    if (columns.count(column.name) > 0) {
+      sql += column.name;
+    } else {
+      const std::string definition = column.definition;
+      sql += definition.substr(definition.find("DEFAULT ") + 8);
+    }
+  }
+  return sql + " FROM proj_enu_frame WHERE id = 0;";
+}
+
 }  // namespace
 
 namespace internal {
@@ -85,8 +100,12 @@ AtomicWrite::~AtomicWrite() {
 }  // namespace internal
 
 SceneDatabase::Statements::Statements(sqlite3* db, const std::string& path,
-                                      const std::string& read_pose_prior_sql, bool writable)
-    : db(db), path(path), read_pose_prior(db, path, read_pose_prior_sql) {
+                                      const std::string& read_pose_prior_sql,
+                                      const std::string& read_enu_frame_sql, bool writable)
+    : db(db),
+      path(path),
+      read_pose_prior(db, path, read_pose_prior_sql),
+      read_enu_frame(db, path, read_enu_frame_sql) {
   if (writable) write = std::make_unique<internal::WriteStatements>(db, path);
 }
 
@@ -184,8 +203,19 @@ void SceneDatabase::Open() {
             "add pose_priors.position_covariance");
     pose_prior_columns.insert("position_covariance");
   }
+  std::set<std::string> enu_frame_columns = ColumnNames(db_, path_, "proj_enu_frame");
+  for (const internal::DatabaseColumn& column : internal::EnuFrameDatumColumns()) {
+    if (read_only || enu_frame_columns.count(column.name) > 0) continue;
+    ExecSql(db_, path_,
+            (std::string("ALTER TABLE proj_enu_frame ADD COLUMN ") + column.name + " " +
+             column.definition + ";")
+                .c_str(),
+            std::string("add proj_enu_frame.") + column.name);
+    enu_frame_columns.insert(column.name);
+  }
   if (!read_only) ExecSql(db_, path_, "COMMIT;", "create the tables");
   statements_ = std::make_unique<Statements>(db_, path_, ReadPosePriorSql(pose_prior_columns),
+                                             ReadEnuFrameSql(enu_frame_columns),
                                              /*writable=*/!read_only);
 }
 

@@ -10,7 +10,9 @@
 //   proj_klt_images    per image of a KLT run: how many of its keypoints are KLT points
 //                      (the rest, on keyframes, are SIFT keypoints)
 //   proj_enu_frame     the WGS84 reference point of the local east-north-up frame in which
-//                      the GPS priors are used (one row, when images carry GPS)
+//                      the GPS priors are used (one row, when images carry GPS), the datum
+//                      of its heights and of the georeferenced outputs
+//   proj_image_capture per image: capture time and the vertical datum of its GPS altitude
 //
 // Conventions (COLMAP's): image and camera ids are 1-based, assigned by AUTOINCREMENT and
 // never reused; a pair is stored once under PairIdFromImageIds with the smaller image id
@@ -73,6 +75,13 @@ struct ImageFileInfo {
   int height = 0;
   std::optional<double> exif_focal_px;
   std::string camera_label;  // EXIF make/model ("" when unknown)
+};
+
+// When and how an image's file says it was taken, beyond its GPS fix (pose_priors).
+struct ImageCapture {
+  std::optional<double> time_s;  // EXIF DateTimeOriginal (+ SubSecTimeOriginal), seconds
+  // The datum of the fix's altitude (sea level is EGM96's); nullopt without an altitude.
+  std::optional<VerticalDatum> altitude_datum;
 };
 
 struct SkippedFile {
@@ -178,6 +187,8 @@ class SceneDatabase {
   // Our tables.
   void WriteImageFileInfo(int image_id, const ImageFileInfo& info);
   std::optional<ImageFileInfo> ReadImageFileInfo(int image_id) const;
+  void WriteImageCapture(int image_id, const ImageCapture& capture);
+  ImageCapture ReadImageCapture(int image_id) const;  // all nullopt when none was written
   void WriteSkippedFiles(const std::vector<SkippedFile>& files);  // replaces the whole list
   std::vector<SkippedFile> ReadSkippedFiles() const;              // by name
   // The options a stage's stored results were computed with, as text (StageOptions).

@@ -143,7 +143,8 @@ void SceneDatabase::DeleteImage(int image_id) {
   internal::DeletePairsOfImage(&write, image_id, action);
   for (internal::SqliteStatement* statement :
        {&write.delete_keypoints, &write.delete_descriptors, &write.delete_pose_prior,
-        &write.delete_image_file, &write.delete_klt_count, &write.delete_image}) {
+        &write.delete_image_file, &write.delete_image_capture, &write.delete_klt_count,
+        &write.delete_image}) {
     statement->BindInt64(1, image_id);
     statement->Run(action);
   }
@@ -196,13 +197,70 @@ void SceneDatabase::WriteEnuFrame(const EnuFrame& frame) {
   write.BindDouble(1, frame.ref_latitude_deg);
   write.BindDouble(2, frame.ref_longitude_deg);
   write.BindDouble(3, frame.ref_altitude_m);
+  // Bound text must outlive Run() (SQLITE_STATIC).
+  const std::string heights = VerticalDatumKey(frame.heights);
+  const std::string output = VerticalDatumKey(frame.output_heights);
+  const std::string fixes = frame.fixes_datum ? VerticalDatumKey(*frame.fixes_datum) : "";
+  write.BindText(4, heights);
+  write.BindText(5, output);
+  if (frame.fixes_datum) {
+    write.BindText(6, fixes);
+  } else {
+    write.BindNull(6);
+  }
   write.Run("write the ENU frame");
 }
+
+namespace {
+
+VerticalDatum DatumOfColumn(const std::string& text, const RowOrigin& origin,
+                            const std::string& column) {
+  if (text != "egm96" && text != "ellipsoid") {
+    internal::ThrowCorruptRow(origin, column + " '" + text + "' is not 'egm96' or 'ellipsoid'");
+  }
+  return VerticalDatumFromKey(text);
+}
+
+}  // namespace
 
 std::optional<EnuFrame> SceneDatabase::ReadEnuFrame() const {
   StatementUse row(&statements_->read_enu_frame);
   if (!row->Step("read the ENU frame")) return std::nullopt;
-  return EnuFrame{row->ColumnDouble(0), row->ColumnDouble(1), row->ColumnDouble(2)};
+  const RowOrigin origin{path_, "proj_enu_frame", "id", 0};
+  EnuFrame frame{row->ColumnDouble(0), row->ColumnDouble(1), row->ColumnDouble(2)};
+  frame.heights = DatumOfColumn(row->ColumnText(3), origin, "heights_datum");
+  frame.output_heights = DatumOfColumn(row->ColumnText(4), origin, "output_datum");
+  if (!row->IsNull(5)) frame.fixes_datum = DatumOfColumn(row->ColumnText(5), origin, "fixes_datum");
+  return frame;
+}
+
+void SceneDatabase::WriteImageCapture(int image_id, const ImageCapture& capture) {
+  RequireWritable("write the capture information");
+  internal::SqliteStatement& write = statements_->write->write_image_capture;
+  write.BindInt64(1, image_id);
+  if (capture.time_s) {
+    write.BindDouble(2, *capture.time_s);
+  } else {
+    write.BindNull(2);
+  }
+  const std::string datum = capture.altitude_datum ? VerticalDatumKey(*capture.altitude_datum) : "";
+  if (capture.altitude_datum) {
+    write.BindText(3, datum);  // outlives Run() (SQLITE_STATIC)
+  } else {
+    write.BindNull(3);
+  }
+  write.Run("write the capture information of image " + std::to_string(image_id));
+}
+
+ImageCapture SceneDatabase::ReadImageCapture(int image_id) const {
+  StatementUse row(&statements_->read_image_capture);
+  row->BindInt64(1, image_id);
+  ImageCapture capture;
+  if (!row->Step("read the capture information")) return capture;
+  const RowOrigin origin{path_, "proj_image_capture", "image_id", image_id};
+  if (!row->IsNull(0)) capture.time_s = row->ColumnDouble(0);
+  if (!row->IsNull(1)) capture.altitude_datum = DatumOfColumn(row->ColumnText(1), origin, "altitude_datum");
+  return capture;
 }
 
 void SceneDatabase::DeleteEnuFrame() {

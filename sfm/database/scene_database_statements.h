@@ -79,8 +79,8 @@ struct WriteStatements {
       "position_covariance) VALUES(?1, ?2, ?3, ?4);"};
   SqliteStatement delete_pose_prior{db, path, "DELETE FROM pose_priors WHERE image_id = ?1;"};
   SqliteStatement write_enu_frame{db, path,
-      "INSERT OR REPLACE INTO proj_enu_frame(id, latitude_deg, longitude_deg, altitude_m) "
-      "VALUES(0, ?1, ?2, ?3);"};
+      "INSERT OR REPLACE INTO proj_enu_frame(id, latitude_deg, longitude_deg, altitude_m, "
+      "heights_datum, output_datum, fixes_datum) VALUES(0, ?1, ?2, ?3, ?4, ?5, ?6);"};
   SqliteStatement delete_enu_frame{db, path, "DELETE FROM proj_enu_frame;"};
 
   SqliteStatement write_image_file{db, path,
@@ -88,6 +88,11 @@ struct WriteStatements {
       "width, height, exif_focal_px, camera_label) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7);"};
   SqliteStatement delete_image_file{db, path,
       "DELETE FROM proj_image_files WHERE image_id = ?1;"};
+  SqliteStatement write_image_capture{db, path,
+      "INSERT OR REPLACE INTO proj_image_capture(image_id, capture_time_s, altitude_datum) "
+      "VALUES(?1, ?2, ?3);"};
+  SqliteStatement delete_image_capture{db, path,
+      "DELETE FROM proj_image_capture WHERE image_id = ?1;"};
   SqliteStatement delete_skipped_files{db, path, "DELETE FROM proj_skipped_files;"};
   SqliteStatement insert_skipped_file{db, path,
       "INSERT OR REPLACE INTO proj_skipped_files(name, reason, file_size, "
@@ -127,9 +132,10 @@ class AtomicWrite {
 }  // namespace internal
 
 struct SceneDatabase::Statements {
-  // `read_pose_prior_sql` depends on the layout of pose_priors (COLMAP 3.10+ or 4).
+  // `read_pose_prior_sql` depends on the layout of pose_priors (COLMAP 3.10+ or 4),
+  // `read_enu_frame_sql` on the columns of proj_enu_frame (datums since they were recorded).
   Statements(sqlite3* db, const std::string& path, const std::string& read_pose_prior_sql,
-             bool writable);
+             const std::string& read_enu_frame_sql, bool writable);
   sqlite3* db;
   std::string path;
   using SqliteStatement = internal::SqliteStatement;
@@ -174,8 +180,9 @@ struct SceneDatabase::Statements {
       "SELECT options FROM proj_stage_options WHERE stage = ?1;"};
   SqliteStatement read_klt_count{db, path,
       "SELECT num_klt_points FROM proj_klt_images WHERE image_id = ?1;"};
-  SqliteStatement read_enu_frame{db, path,
-      "SELECT latitude_deg, longitude_deg, altitude_m FROM proj_enu_frame WHERE id = 0;"};
+  SqliteStatement read_enu_frame;
+  SqliteStatement read_image_capture{db, path,
+      "SELECT capture_time_s, altitude_datum FROM proj_image_capture WHERE image_id = ?1;"};
 
   std::unique_ptr<internal::WriteStatements> write;  // null in read-only mode
 };

@@ -175,6 +175,7 @@ class OrderedImageWriter {
     database_->WriteDescriptors(image_id, record.features.descriptors);
     database_->WriteImageFileInfo(image_id, info);
     WriteGpsPrior(gps_, record.gps, image_id, database_);
+    database_->WriteImageCapture(image_id, record.capture);
     written_ids_[record.name] = image_id;
   }
 

@@ -57,4 +57,22 @@ std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
   return frame;
 }
 
+void GeoreferenceModel(const PriorAlignmentOptions& options, uint64_t seed, Scene* scene,
+                       MapperSummary* summary) {
+  if (!summary->success || !options.enabled || scene->position_priors.empty()) return;
+  PriorAlignment alignment = AlignSceneToPriors(options, seed, scene);
+  if (!alignment.aligned && summary->georeference.aligned) {
+    PROJ_LOG(kWarning, "GPS: the final model could not be aligned to the GPS positions again ("
+                           << alignment.failure_reason << "); the mapper's alignment stands");
+    return;
+  }
+  if (alignment.aligned && !summary->georeference.aligned) {
+    PROJ_LOG(kInfo, "model aligned to the GPS positions: scale " << alignment.priors_from_model.scale
+                                                                 << ", " << alignment.NumInliers() << "/"
+                                                                 << alignment.residuals.size()
+                                                                 << " inliers, rms " << alignment.inlier_rms_m << " m");
+  }
+  summary->georeference = std::move(alignment);
+}
+
 }  // namespace proj

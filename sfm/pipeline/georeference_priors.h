@@ -10,6 +10,8 @@
 
 #include "geometry/geodesy/local_enu_frame.h"
 #include "sfm/database/scene_database.h"
+#include "sfm/mapper/incremental_mapper.h"
+#include "sfm/mapper/prior_alignment.h"
 #include "sfm/scene.h"
 
 namespace proj {
@@ -32,5 +34,15 @@ std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
                                            const SceneDatabase& database,
                                            const std::vector<int>& database_image_ids,
                                            Scene* scene);
+
+// The model in the priors' frame, whichever mapper built it: aligns the registered cameras of
+// a built model to their priors once more (RANSAC + Umeyama, sfm/mapper/prior_alignment.h)
+// and records it as summary->georeference, which the georeferenced outputs read. The
+// incremental mapper ends aligned already (this finds the same frame); a mapper that never
+// aligned (or left its last alignment behind its final adjustment) gets it here. A failed
+// attempt keeps the mapper's own alignment when it had one. Nothing happens without priors
+// or a model.
+void GeoreferenceModel(const PriorAlignmentOptions& options, uint64_t seed, Scene* scene,
+                       MapperSummary* summary);
 
 }  // namespace proj

@@ -2,10 +2,13 @@
 
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "core/check.h"
+#include "core/logging.h"
 #include "geometry/geodesy/utm_projection.h"
+#include "geometry/geodesy/vertical_datum.h"
 #include "io/atomic_file.h"
 #include "io/json_string.h"
 #include "io/las_file.h"
@@ -19,6 +22,46 @@ UtmZone ZoneOfOrigin(const EnuFrame& frame) {
 
 std::string CrsName(const UtmZone& zone) {
   return "WGS 84 / UTM zone " + std::to_string(zone.number) + (zone.north ? "N" : "S");
+}
+
+// The heights of the outputs: the frame's, converted to the fixes' datum (where the geoid grid
+// allows; otherwise they stay in the frame's, and the outputs say so).
+class OutputHeights {
+ public:
+  explicit OutputHeights(const EnuFrame& frame) : from_(frame.heights), datum_(frame.output_heights) {
+    if (datum_ == from_) return;
+    converter_ = std::make_unique<HeightConverter>();
+    if (!converter_->available()) {
+      PROJ_LOG(kWarning, MissingGeoidGridMessage() << ": georeferenced outputs give "
+                                                   << VerticalDatumName(from_) << "s, not "
+                                                   << VerticalDatumName(datum_) << "s as the photos");
+      datum_ = from_;
+      converter_.reset();
+    }
+  }
+  VerticalDatum datum() const { return datum_; }
+  Wgs84Position Of(Wgs84Position position) const {
+    if (converter_) {
+      position.altitude_m = converter_->Convert(position.latitude_deg, position.longitude_deg,
+                                                position.altitude_m, from_, datum_);
+    }
+    return position;
+  }
+
+ private:
+  VerticalDatum from_;
+  VerticalDatum datum_;
+  std::unique_ptr<HeightConverter> converter_;
+};
+
+// "EPSG:32615" or, with a vertical CRS, the compound "EPSG:32615+5773".
+std::string LasCrs(const UtmZone& zone, VerticalDatum heights) {
+  const int vertical = VerticalDatumEpsg(heights);
+  return "EPSG:" + std::to_string(zone.Epsg()) + (vertical ? "+" + std::to_string(vertical) : "");
+}
+
+std::string LasCrsName(const UtmZone& zone, VerticalDatum heights) {
+  return CrsName(zone) + (VerticalDatumEpsg(heights) ? " + " + VerticalDatumName(heights) : "");
 }
 
 std::string NotGeoreferencedReason(const ReconstructionResult& result) {
@@ -64,6 +107,8 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
   const EnuFrame& frame = *result.enu_frame;
   const PriorAlignment& alignment = result.mapper.georeference;
   const UtmZone zone = ZoneOfOrigin(frame);
+  const VerticalDatum output_heights = OutputHeights(frame).datum();
+  const HeightConverter geoid;
   const Scene& scene = result.scene;
   const std::string in = indent + "  ";
   out << std::setprecision(12) << "{\n"
@@ -71,10 +116,24 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
       << in << "\"model_frame\": \"local ENU: x east, y north, z up, metres, origin below\",\n"
       << in << "\"enu_origin_wgs84\": {\"latitude_deg\": " << frame.ref_latitude_deg
       << ", \"longitude_deg\": " << frame.ref_longitude_deg
-      << ", \"altitude_m\": " << frame.ref_altitude_m << "},\n"
-      << in << "\"altitudes\": \"as in the images' EXIF, used as heights above the ellipsoid\",\n"
-      << in << "\"las_crs\": \"EPSG:" << zone.Epsg() << "\",\n"
-      << in << "\"las_crs_name\": " << JsonString(CrsName(zone)) << ",\n"
+      << ", \"altitude_m\": " << frame.ref_altitude_m
+      << ", \"height_datum\": " << JsonString(VerticalDatumName(frame.heights)) << "},\n"
+      << in << "\"gps_altitude_datum\": " << JsonString(VerticalDatumName(frame.output_heights))
+      << ",\n"
+      << in << "\"gps_altitude_datum_from\": "
+      << JsonString(frame.fixes_datum ? "--gps-altitude-datum" : "the images' EXIF and XMP") << ",\n"
+      << in << "\"output_height_datum\": " << JsonString(VerticalDatumName(output_heights)) << ",\n"
+      << in << "\"geoid_grid\": " << (geoid.available() ? JsonString(geoid.grid_name()) : "null")
+      << ",\n"
+      << in << "\"geoid_height_at_origin_m\": ";
+  if (geoid.available()) {
+    out << std::setprecision(6) << geoid.GeoidUndulationM(frame.ref_latitude_deg, frame.ref_longitude_deg);
+  } else {
+    out << "null";
+  }
+  out << ",\n"
+      << in << "\"las_crs\": \"" << LasCrs(zone, output_heights) << "\",\n"
+      << in << "\"las_crs_name\": " << JsonString(LasCrsName(zone, output_heights)) << ",\n"
       << std::setprecision(6)
       << in << "\"last_alignment_scale\": " << alignment.priors_from_model.scale << ",\n"
       << in << "\"images_with_gps\": " << scene.position_priors.size() << ",\n"
@@ -106,11 +165,15 @@ void WriteGeoreferencedLas(const ReconstructionResult& result, const std::string
   PROJ_CHECK(IsGeoreferenced(result), "WriteGeoreferencedLas: the model is not georeferenced");
   const LocalEnuConverter enu(*result.enu_frame);
   const UtmProjection utm(ZoneOfOrigin(*result.enu_frame));
+  const OutputHeights heights(*result.enu_frame);
   LasPointCloud cloud;
   cloud.epsg = utm.zone().Epsg();
+  cloud.crs_name = CrsName(utm.zone());
+  cloud.vertical_epsg = VerticalDatumEpsg(heights.datum());
+  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(heights.datum());
   cloud.system_identifier = "sfm sparse model";
   for (const auto& [id, point] : result.scene.points) {
-    cloud.positions.push_back(utm.FromWgs84(enu.Wgs84FromEnu(point.position)));
+    cloud.positions.push_back(utm.FromWgs84(heights.Of(enu.Wgs84FromEnu(point.position))));
     cloud.colors.push_back(point.color);
   }
   WriteLasFile(path, cloud);
@@ -119,6 +182,7 @@ void WriteGeoreferencedLas(const ReconstructionResult& result, const std::string
 void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path) {
   PROJ_CHECK(IsGeoreferenced(result), "WriteCamerasCsv: the model is not georeferenced");
   const LocalEnuConverter enu(*result.enu_frame);
+  const OutputHeights heights(*result.enu_frame);
   const Scene& scene = result.scene;
   const auto residuals = ResidualsById(result.mapper.georeference);
   WriteFileAtomically(path, [&](std::ostream& out) {
@@ -127,7 +191,7 @@ void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path
            "gps_east_m,gps_north_m,gps_up_m,gps_latitude_deg,gps_longitude_deg,gps_altitude_m,"
            "gps_error_m\n";
     auto write_position = [&](const Eigen::Vector3d& p) {
-      const Wgs84Position wgs = enu.Wgs84FromEnu(p);
+      const Wgs84Position wgs = heights.Of(enu.Wgs84FromEnu(p));
       out << std::fixed << std::setprecision(3) << p.x() << "," << p.y() << "," << p.z() << ","
           << std::setprecision(9) << wgs.latitude_deg << "," << wgs.longitude_deg << ","
           << std::setprecision(3) << wgs.altitude_m;

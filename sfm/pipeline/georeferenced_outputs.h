@@ -1,10 +1,15 @@
 // Outputs of a georeferenced model (one aligned to its images' GPS priors; the scene is then in
 // the local ENU frame ReconstructionResult::enu_frame):
-//   georeference.json  the ENU origin (WGS84), the LAS file's CRS, the last alignment (scale,
+//   georeference.json  the ENU origin (WGS84), the vertical datums (of the frame, the fixes
+//                      and the outputs), the LAS file's CRS, the last alignment (scale,
 //                      inliers) and the GPS residual of every image with a fix (RMS, max)
 //   points.las         the points in WGS 84 / UTM, the zone of the ENU origin, coloured
-//                      (io/las_file.h; CloudCompare, QGIS, PDAL)
+//                      (io/las_file.h; CloudCompare, QGIS, PDAL), heights in the fixes' datum
+//                      (EPSG:5773, EGM96 height, for "above sea level" fixes)
 //   cameras.csv        per image: estimated centre and GPS fix, each in ENU and WGS84
+//                      (altitudes in the fixes' datum too)
+// The heights users compare with are those their photos state: a DJI photo's "above sea
+// level" altitude comes back above sea level, not 30 m off by the geoid height.
 // report.json embeds georeference.json's object as "georeference", or says why there is none.
 #pragma once
 

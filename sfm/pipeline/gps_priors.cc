@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <memory>
+#include <numeric>
 #include <sstream>
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "geometry/spatial/point_kd_tree.h"
 
 namespace proj {
 namespace {
@@ -70,8 +74,15 @@ void WriteGpsPrior(const GpsPriorOptions& options, const std::optional<GpsPositi
   }
 }
 
-std::vector<bool> FindGpsOutliers(const GpsPriorOptions& options,
-                                  const std::vector<Eigen::Vector3d>& positions_m) {
+std::optional<VerticalDatum> AltitudeDatumOf(const ExifData& exif) {
+  if (!exif.gps || !exif.gps->altitude_m) return std::nullopt;
+  const bool ellipsoid = exif.gps->altitude_reference == GpsAltitudeReference::kEllipsoid ||
+                         exif.drone.rtk_flag.has_value();
+  return ellipsoid ? VerticalDatum::kEllipsoid : VerticalDatum::kEgm96;
+}
+
+std::vector<bool> FindGpsOutliersInSequence(const GpsPriorOptions& options,
+                                            const std::vector<Eigen::Vector3d>& positions_m) {
   const int n = static_cast<int>(positions_m.size());
   std::vector<bool> outlier(n, false);
   if (n < 3) return outlier;
@@ -94,6 +105,113 @@ std::vector<bool> FindGpsOutliers(const GpsPriorOptions& options,
   return outlier;
 }
 
+std::vector<bool> FindGpsOutliersSpatially(const GpsPriorOptions& options,
+                                           const std::vector<Eigen::Vector3d>& positions_m) {
+  const int n = static_cast<int>(positions_m.size());
+  std::vector<bool> outlier(n, false);
+  if (n < 3) return outlier;
+  const double kInfinity = std::numeric_limits<double>::infinity();
+  const PointKdTree tree(positions_m);
+  std::vector<double> nearest_m(n);
+  for (int i = 0; i < n; ++i) {
+    const int j = tree.Nearest(positions_m[i], 1, kInfinity, i).front();
+    nearest_m[i] = (positions_m[j] - positions_m[i]).norm();
+  }
+  const double jump_m = std::max(options.jump_min_m, options.jump_factor * Median(nearest_m));
+  // Horizontal neighbours: the same tree query on positions flattened to the ground.
+  std::vector<Eigen::Vector3d> ground = positions_m;
+  for (Eigen::Vector3d& p : ground) p.z() = 0;
+  const PointKdTree ground_tree(ground);
+  constexpr int kAltitudeNeighbours = 8;
+  for (int i = 0; i < n; ++i) {
+    if (nearest_m[i] > jump_m) {
+      outlier[i] = true;
+      continue;
+    }
+    const std::vector<int> neighbours = ground_tree.Nearest(ground[i], kAltitudeNeighbours, kInfinity, i);
+    std::vector<double> altitudes;
+    bool agrees_with_one = false;
+    for (int j : neighbours) {
+      altitudes.push_back(positions_m[j].z());
+      agrees_with_one |= std::abs(positions_m[j].z() - positions_m[i].z()) <= options.altitude_outlier_m;
+    }
+    const double median = Median(altitudes);
+    const int consistent = static_cast<int>(std::count_if(altitudes.begin(), altitudes.end(), [&](double z) {
+      return std::abs(z - median) <= options.altitude_outlier_m;
+    }));
+    outlier[i] = !agrees_with_one && consistent >= 2;
+  }
+  return outlier;
+}
+
+bool CaptureTimesGiveFlightOrder(const std::vector<std::optional<double>>& capture_times_s) {
+  std::vector<double> times;
+  for (const std::optional<double>& t : capture_times_s) {
+    if (t) times.push_back(*t);
+  }
+  std::sort(times.begin(), times.end());
+  const size_t distinct = std::unique(times.begin(), times.end()) - times.begin();
+  return times.size() == capture_times_s.size() && 2 * distinct >= times.size();
+}
+
+std::vector<bool> FindGpsOutliers(const GpsPriorOptions& options,
+                                  const std::vector<Eigen::Vector3d>& positions_m,
+                                  const std::vector<std::optional<double>>& capture_times_s) {
+  PROJ_CHECK(capture_times_s.size() == positions_m.size(), "one capture time per position");
+  const int n = static_cast<int>(positions_m.size());
+  if (!CaptureTimesGiveFlightOrder(capture_times_s)) return FindGpsOutliersSpatially(options, positions_m);
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return *capture_times_s[a] < *capture_times_s[b]; });
+  std::vector<Eigen::Vector3d> in_time_order;
+  for (int i : order) in_time_order.push_back(positions_m[i]);
+  const std::vector<bool> flags = FindGpsOutliersInSequence(options, in_time_order);
+  std::vector<bool> outlier(n, false);
+  for (int k = 0; k < n; ++k) outlier[order[k]] = flags[k];
+  return outlier;
+}
+
+namespace {
+
+// The datum of image `id`'s altitude: imposed, or as its file said (EGM96 when unrecorded:
+// databases from before it was, or COLMAP's, hold EXIF altitudes, "above sea level").
+VerticalDatum FixDatum(const std::optional<VerticalDatum>& imposed, const SceneDatabase& database,
+                       int id) {
+  if (imposed) return *imposed;
+  return database.ReadImageCapture(id).altitude_datum.value_or(VerticalDatum::kEgm96);
+}
+
+// The datum most of `datums` are in (EGM96 on a tie).
+VerticalDatum MostCommon(const std::vector<VerticalDatum>& datums) {
+  const auto ellipsoid = std::count(datums.begin(), datums.end(), VerticalDatum::kEllipsoid);
+  return 2 * ellipsoid > static_cast<long>(datums.size()) ? VerticalDatum::kEllipsoid : VerticalDatum::kEgm96;
+}
+
+// Converts heights to the datum `to` where the grid allows, counting those it could not.
+class FixHeights {
+ public:
+  explicit FixHeights(VerticalDatum to) : to_(to) {}
+  Wgs84Position In(Wgs84Position p, VerticalDatum from) {
+    if (from == to_) return p;
+    if (!converter_) converter_ = std::make_unique<HeightConverter>();
+    if (!converter_->available()) {
+      ++num_unconverted_;
+      return p;
+    }
+    p.altitude_m = converter_->Convert(p.latitude_deg, p.longitude_deg, p.altitude_m, from, to_);
+    return p;
+  }
+  int num_unconverted() const { return num_unconverted_; }
+
+ private:
+  VerticalDatum to_;
+  std::unique_ptr<HeightConverter> converter_;
+  int num_unconverted_ = 0;
+};
+
+}  // namespace
+
 GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>& image_ids,
                           SceneDatabase* database) {
   options.Check();
@@ -101,14 +219,18 @@ GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>
   review.num_images = static_cast<int>(image_ids.size());
   std::map<int, std::string> names;
   for (const DatabaseImage& image : database->ReadImages()) names[image.image_id] = image.name;
-  std::vector<int> tagged;  // image ids with a WGS84 prior, name order
-  std::vector<Wgs84Position> positions;
+  std::vector<int> tagged;  // image ids with a WGS84 prior
+  std::vector<Wgs84Position> stated;  // their positions, altitudes as the files state them
+  std::vector<VerticalDatum> datums;
+  std::vector<std::optional<double>> times;
   for (int id : image_ids) {
     const std::optional<PosePrior> prior = database->ReadPosePrior(id);
     if (prior && prior->coordinate_system == PosePrior::CoordinateSystem::kWgs84 &&
         IsValidWgs84(Wgs84Of(*prior))) {
       tagged.push_back(id);
-      positions.push_back(Wgs84Of(*prior));
+      stated.push_back(Wgs84Of(*prior));
+      datums.push_back(FixDatum(options.altitude_datum, *database, id));
+      times.push_back(database->ReadImageCapture(id).time_s);
     } else {
       review.without_gps.push_back(names[id]);
     }
@@ -120,8 +242,19 @@ GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>
     review.without_gps.clear();
     return review;
   }
+  // Heights above the ellipsoid where the geoid grid allows; else in the fixes' own datum.
+  const VerticalDatum output_datum = MostCommon(datums);
+  const bool needs_geoid = std::count(datums.begin(), datums.end(), VerticalDatum::kEgm96) > 0;
+  const bool has_geoid = !needs_geoid || HeightConverter().available();
+  const VerticalDatum frame_datum = has_geoid ? VerticalDatum::kEllipsoid : output_datum;
+  FixHeights heights(frame_datum);
+  std::vector<Wgs84Position> positions;
+  for (size_t i = 0; i < tagged.size(); ++i) positions.push_back(heights.In(stated[i], datums[i]));
+  review.geoid_missing = !has_geoid;
+
   const std::vector<bool> outlier =
-      FindGpsOutliers(options, EnuFromWgs84(ChooseEnuFrame(positions), positions));
+      FindGpsOutliers(options, EnuFromWgs84(ChooseEnuFrame(positions), positions), times);
+  review.ordered_by_time = CaptureTimesGiveFlightOrder(times);
   std::vector<Wgs84Position> kept_wgs84;
   for (size_t i = 0; i < tagged.size(); ++i) {
     if (outlier[i]) {
@@ -133,6 +266,9 @@ GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>
   }
   // The frame of the kept positions, so a re-run (outliers already gone) finds the same one.
   review.frame = ChooseEnuFrame(kept_wgs84.empty() ? positions : kept_wgs84);
+  review.frame->heights = frame_datum;
+  review.frame->output_heights = output_datum;
+  review.frame->fixes_datum = options.altitude_datum;
   database->WriteEnuFrame(*review.frame);
   transaction.Commit();
   const std::vector<Eigen::Vector3d> kept = EnuFromWgs84(*review.frame, kept_wgs84);
@@ -153,11 +289,28 @@ GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>
                           << " images have a position prior; ENU frame at latitude "
                           << review.frame->ref_latitude_deg << ", longitude "
                           << review.frame->ref_longitude_deg << ", altitude "
-                          << review.frame->ref_altitude_m << " m");
+                          << review.frame->ref_altitude_m << " m ("
+                          << VerticalDatumName(frame_datum) << "); altitudes taken as "
+                          << VerticalDatumName(output_datum)
+                          << (options.altitude_datum ? " (--gps-altitude-datum)" : ""));
+  if (review.geoid_missing) {
+    PROJ_LOG(kWarning, "GPS: " << MissingGeoidGridMessage()
+                               << ": altitudes above sea level are used as heights above the "
+                                  "ellipsoid, so the model sits the geoid height (up to ~100 m) "
+                                  "off vertically in its ENU frame; heights in points.las and "
+                                  "cameras.csv stay above sea level, as in the photos");
+  }
+  if (heights.num_unconverted() > 0) {
+    PROJ_LOG(kWarning, "GPS: " << heights.num_unconverted() << " image(s) state their altitude in "
+                               << "another datum than the others; without the geoid grid it is "
+                                  "used as it is");
+  }
   if (!review.outliers.empty()) {
     PROJ_LOG(kWarning, "GPS: the position of " << NameList(review.outliers)
-                                               << " jumps away from the neighbouring images "
-                                                  "(or its altitude does); prior dropped");
+                                               << " jumps away from the neighbouring images ("
+                                               << (review.ordered_by_time ? "in capture-time order"
+                                                                          : "nearest by position")
+                                               << "; or its altitude does); prior dropped");
   }
   if (!review.without_gps.empty()) {
     PROJ_LOG(kWarning, "GPS: " << review.without_gps.size() << " image(s) have no GPS position ("
@@ -179,11 +332,13 @@ std::vector<std::optional<Eigen::Vector3d>> PriorPositionsEnu(const SceneDatabas
   const std::optional<EnuFrame> frame = database.ReadEnuFrame();
   if (!frame) return positions;
   const LocalEnuConverter converter(*frame);
+  FixHeights heights(frame->heights);
   for (size_t i = 0; i < image_ids.size(); ++i) {
     const std::optional<PosePrior> prior = database.ReadPosePrior(image_ids[i]);
     if (prior && prior->coordinate_system == PosePrior::CoordinateSystem::kWgs84 &&
         IsValidWgs84(Wgs84Of(*prior))) {
-      positions[i] = converter.EnuFromWgs84(Wgs84Of(*prior));
+      const VerticalDatum datum = FixDatum(frame->fixes_datum, database, image_ids[i]);
+      positions[i] = converter.EnuFromWgs84(heights.In(Wgs84Of(*prior), datum));
     }
   }
   return positions;

@@ -4,6 +4,7 @@
 
 #include "core/logging.h"
 #include "io/exif.h"
+#include "sfm/pipeline/gps_priors.h"
 
 namespace proj {
 
@@ -21,6 +22,8 @@ ImageRecord MakeImageRecord(const std::string& path, const Image& image) {
                            << "); the default focal length prior is used");
   }
   record.gps = exif.gps;
+  record.capture.time_s = exif.capture_time_s;
+  record.capture.altitude_datum = AltitudeDatumOf(exif);
   record.camera_label = exif.make;
   if (!exif.model.empty()) record.camera_label += (record.camera_label.empty() ? "" : " ") + exif.model;
   return record;

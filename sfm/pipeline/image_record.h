@@ -10,6 +10,7 @@
 #include "features/feature_types.h"
 #include "io/exif.h"
 #include "io/image.h"
+#include "sfm/database/scene_database.h"
 
 namespace proj {
 
@@ -21,11 +22,12 @@ struct ImageRecord {
   std::optional<double> exif_focal_px;  // focal length prior from EXIF, in original pixels
   std::string camera_label;    // EXIF make/model, for grouping cameras ("" when unknown)
   std::optional<GpsPosition> gps;  // EXIF GPS fix, when the file has one
+  ImageCapture capture;            // capture time, datum of the GPS altitude
   FeatureSet features;         // keypoints in original-image pixels
 };
 
 // A record for the decoded `image` of file `path`: name, size, EXIF focal prior and camera
-// label (make and model), GPS fix, no features yet.
+// label (make and model), GPS fix, capture time and altitude datum, no features yet.
 ImageRecord MakeImageRecord(const std::string& path, const Image& image);
 
 struct SkippedImage {

@@ -260,6 +260,8 @@ void RunMappingStage(const ReconstructionOptions& options, const std::vector<int
   } else {
     result->mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
   }
+  // Georeferencing reads the summary: aligned here whichever mapper ran.
+  GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &result->mapper);
   result->scene = std::move(graph.scene);
   result->database_image_ids = std::move(graph.database_image_ids);
   result->times.Add("mapping", timer.ElapsedSeconds());

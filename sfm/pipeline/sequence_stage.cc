@@ -164,6 +164,7 @@ std::vector<int> RunSequenceStage(const ReconstructionOptions& options,
     database->WriteImageFileInfo(id, info);
     database->WriteKltPointCount(id, klt_counts[i]);
     WriteGpsPrior(options.extraction.gps, record.gps, id, database);
+    database->WriteImageCapture(id, record.capture);
     ids.push_back(id);
     statistics.num_features += record.features.size();
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/check.h"
+#include "geometry/geodesy/vertical_datum.h"
 #include "io/exif.h"
 #include "io/image_decode.h"
 #include "io/strecha_camera.h"
@@ -23,6 +24,17 @@ SyntheticFlightOptions SmallFlight() {
   return options;
 }
 
+// A written fix as a WGS84 position with its height above the ellipsoid (the flight writes
+// EGM96 heights, "above sea level", when PROJ's geoid grid is there; ellipsoidal ones else).
+Wgs84Position EllipsoidalFix(const GpsPosition& gps) {
+  Wgs84Position p{gps.latitude_deg, gps.longitude_deg, gps.altitude_m.value_or(0)};
+  if (gps.altitude_reference == GpsAltitudeReference::kSeaLevel) {
+    p.altitude_m = HeightConverter().Convert(p.latitude_deg, p.longitude_deg, p.altitude_m,
+                                             VerticalDatum::kEgm96, VerticalDatum::kEllipsoid);
+  }
+  return p;
+}
+
 TEST(SyntheticFlight, PlanHasSurveyOverlapAndNoisyGps) {
   const SyntheticFlightOptions options = SmallFlight();
   const std::vector<SyntheticFlightShot> shots = PlanSyntheticFlight(options);
@@ -38,15 +50,36 @@ TEST(SyntheticFlight, PlanHasSurveyOverlapAndNoisyGps) {
     EXPECT_LT(shot.camera.R.col(2).z(), -0.99);
     EXPECT_NEAR(shot.camera.C.z(), options.altitude_m, 4.0);
     ASSERT_TRUE(shot.gps && shot.gps->altitude_m);
-    const Eigen::Vector3d error =
-        enu.EnuFromWgs84({shot.gps->latitude_deg, shot.gps->longitude_deg, *shot.gps->altitude_m}) -
-        shot.camera.C;
+    const Eigen::Vector3d error = enu.EnuFromWgs84(EllipsoidalFix(*shot.gps)) - shot.camera.C;
     horizontal += error.head<2>().squaredNorm() / 2;
     vertical += error.z() * error.z();
   }
   // RMS noise near the requested 1.5 m horizontal and 3 m vertical.
   EXPECT_NEAR(std::sqrt(horizontal / shots.size()), 1.5, 0.6);
   EXPECT_NEAR(std::sqrt(vertical / shots.size()), 3.0, 1.2);
+}
+
+TEST(SyntheticFlight, FixesAreAboveSeaLevelAndTimed) {
+  SyntheticFlightOptions options = SmallFlight();
+  const std::vector<SyntheticFlightShot> shots = PlanSyntheticFlight(options);
+  const HeightConverter geoid;
+  const Wgs84Position first{shots[0].gps->latitude_deg, shots[0].gps->longitude_deg,
+                            *shots[0].gps->altitude_m};
+  if (geoid.available()) {
+    // As a DJI drone writes them: the geoid is 28.7 m below the ellipsoid here, so the
+    // altitude above sea level is that much more than the ellipsoidal height.
+    EXPECT_EQ(shots[0].gps->altitude_reference, GpsAltitudeReference::kSeaLevel);
+    EXPECT_NEAR(first.altitude_m - EllipsoidalFix(*shots[0].gps).altitude_m, 28.7, 0.3);
+  } else {
+    EXPECT_EQ(shots[0].gps->altitude_reference, GpsAltitudeReference::kEllipsoid);
+  }
+  for (size_t i = 1; i < shots.size(); ++i) {
+    EXPECT_GE(shots[i].capture_time_s - shots[i - 1].capture_time_s, options.shot_interval_s) << i;
+  }
+  options.gps_altitude_datum = VerticalDatum::kEllipsoid;
+  const std::vector<SyntheticFlightShot> ellipsoidal = PlanSyntheticFlight(options);
+  EXPECT_EQ(ellipsoidal[0].gps->altitude_reference, GpsAltitudeReference::kEllipsoid);
+  EXPECT_NEAR(*ellipsoidal[0].gps->altitude_m, EllipsoidalFix(*shots[0].gps).altitude_m, 1e-6);
 }
 
 TEST(SyntheticFlight, ObliqueTiltsTowardsTheFlightDirection) {
@@ -72,9 +105,7 @@ TEST(SyntheticFlight, FaultsAreInjected) {
   options.gps_fault = GpsFault::kJump;
   const auto jump = PlanSyntheticFlight(options);
   const LocalEnuConverter enu(options.origin);
-  const auto at = [&](int i) {
-    return enu.EnuFromWgs84({jump[i].gps->latitude_deg, jump[i].gps->longitude_deg, *jump[i].gps->altitude_m});
-  };
+  const auto at = [&](int i) { return enu.EnuFromWgs84(EllipsoidalFix(*jump[i].gps)); };
   EXPECT_GT((at(20) - jump[20].camera.C).norm(), 300);
   EXPECT_LT((at(21) - jump[21].camera.C).norm(), 20);
 }
@@ -94,6 +125,8 @@ TEST(SyntheticFlight, WritesImagesWithGpsAndGroundTruth) {
     ASSERT_TRUE(exif.gps) << path;
     EXPECT_NEAR(exif.gps->latitude_deg, shot.gps->latitude_deg, 1e-9);
     EXPECT_NEAR(*exif.gps->altitude_m, *shot.gps->altitude_m, 1e-3);
+    EXPECT_EQ(exif.gps->altitude_reference, shot.gps->altitude_reference);
+    EXPECT_NEAR(exif.capture_time_s.value_or(0), shot.capture_time_s, 1e-3);
     EXPECT_EQ(exif.make, "Synthetic");
     const Image image = ReadImageFile(path);
     EXPECT_EQ(image.width, 320);

@@ -28,6 +28,39 @@ TEST(ExifGps, DroneJpegXmp) {
   EXPECT_DOUBLE_EQ(*exif.drone.gimbal_pitch_deg, -89.90);
   EXPECT_DOUBLE_EQ(*exif.drone.gimbal_roll_deg, 0.0);
   EXPECT_DOUBLE_EQ(exif.drone.flight_yaw_deg.value_or(0), 46.0);
+  // GPSAltitudeRef 0: above sea level (this non-RTK Phantom writes no RtkFlag); the capture
+  // time is DateTimeOriginal, 2016:06:23 16:31:59.
+  EXPECT_EQ(exif.gps->altitude_reference, GpsAltitudeReference::kSeaLevel);
+  EXPECT_NEAR(exif.gps->altitude_m.value_or(0), 198.309, 1e-3);
+  EXPECT_FALSE(exif.drone.rtk_flag.has_value());
+  EXPECT_EQ(exif.capture_time_s.value_or(0), 1466699519.0);
+}
+
+TEST(ExifGps, CaptureTimeAndEllipsoidalAltitudeReadBack) {
+  const std::string dir = testing::MakeTempDir("exif_capture_time");
+  ExifData exif;
+  exif.capture_time_s = 1782900000.125;  // 2026-07-01 10:00:00.125
+  GpsPosition gps;
+  gps.latitude_deg = 46.84;
+  gps.longitude_deg = -92.0;
+  gps.altitude_m = -3.5;
+  gps.altitude_reference = GpsAltitudeReference::kEllipsoid;  // GPSAltitudeRef 3
+  exif.gps = gps;
+  const std::string path = dir + "/timed.jpg";
+  WriteJpegWithExif(path, testing::MakeTestImage(32, 24, 3), exif);
+  const ExifData read = ReadExif(path);
+  EXPECT_NEAR(read.capture_time_s.value_or(0), 1782900000.125, 1e-6);
+  ASSERT_TRUE(read.gps.has_value());
+  EXPECT_EQ(read.gps->altitude_reference, GpsAltitudeReference::kEllipsoid);
+  EXPECT_NEAR(read.gps->altitude_m.value_or(0), -3.5, 1e-6);
+  EXPECT_FALSE(ReadExif(dir + "/timed.jpg").drone.rtk_flag.has_value());
+  EXPECT_EQ(ParseDroneXmp(R"(drone-dji:RtkFlag="50")").rtk_flag.value_or(0), 50);
+  // No time written: none read.
+  exif.capture_time_s.reset();
+  WriteJpegWithExif(path, testing::MakeTestImage(32, 24, 3), exif);
+  EXPECT_FALSE(ReadExif(path).capture_time_s.has_value());
+  exif.capture_time_s = -1;
+  EXPECT_THROW(EncodeExifBlock(exif), InputError);
 }
 
 TEST(ExifGps, XmpAttributeAndElementForms) {

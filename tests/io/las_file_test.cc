@@ -71,6 +71,45 @@ TEST(LasFile, HeaderIsLas12PointFormat2WithGeoKeys) {
   EXPECT_TRUE(found);
 }
 
+TEST(LasFile, VerticalCrsAndNamesRoundTrip) {
+  const std::string path = testing::MakeTempDir("las_vertical") + "/points.las";
+  LasPointCloud cloud = UtmCloud();
+  cloud.vertical_epsg = 5773;
+  cloud.crs_name = "WGS 84 / UTM zone 15N";
+  cloud.vertical_crs_name = "EGM96 height";
+  WriteLasFile(path, cloud);
+  const LasPointCloud read = ReadLasFile(path);
+  EXPECT_EQ(read.epsg, 32615);
+  EXPECT_EQ(read.vertical_epsg, 5773);
+  EXPECT_EQ(read.crs_name, "WGS 84 / UTM zone 15N");
+  EXPECT_EQ(read.vertical_crs_name, "EGM96 height");
+  // Two VLRs (key directory, ASCII parameters); the keys in increasing order, as GeoTIFF
+  // requires, with VerticalCSTypeGeoKey 4096 = 5773.
+  const std::vector<uint8_t> bytes = ReadFileBytes(path);
+  EXPECT_EQ(DecodeLittleEndian<uint32_t>(&bytes[100]), 2u);
+  const size_t directory = 227 + 54;
+  const int num_keys = DecodeLittleEndian<uint16_t>(&bytes[directory + 6]);
+  int previous = 0;
+  bool vertical = false;
+  for (int k = 0; k < num_keys; ++k) {
+    const int id = DecodeLittleEndian<uint16_t>(&bytes[directory + 8 + 8 * k]);
+    EXPECT_GT(id, previous);
+    previous = id;
+    vertical |= id == 4096 && DecodeLittleEndian<uint16_t>(&bytes[directory + 8 + 8 * k + 6]) == 5773;
+  }
+  EXPECT_TRUE(vertical);
+  const size_t ascii_vlr = directory + 8 + 8 * num_keys;
+  EXPECT_EQ(DecodeLittleEndian<uint16_t>(&bytes[ascii_vlr + 18]), 34737);
+  // Without a vertical CRS: one VLR and no vertical key, as before.
+  cloud.vertical_epsg = 0;
+  cloud.crs_name.clear();
+  WriteLasFile(path, cloud);
+  EXPECT_EQ(ReadLasFile(path).vertical_epsg, 0);
+  EXPECT_EQ(DecodeLittleEndian<uint32_t>(&ReadFileBytes(path)[100]), 1u);
+  cloud.crs_name = "bad|name";
+  EXPECT_THROW(WriteLasFile(path, cloud), InputError);
+}
+
 TEST(LasFile, BadInputGetsAClearMessage) {
   const std::string dir = testing::MakeTempDir("las_bad");
   LasPointCloud mismatched = UtmCloud();

@@ -67,6 +67,73 @@ TEST(SceneDatabaseTables, EnuFrameAndPosePriorDeletion) {
   EXPECT_FALSE(database.ReadEnuFrame());
 }
 
+TEST(SceneDatabaseTables, EnuFrameDatumsAndImageCaptureRoundTrip) {
+  const std::string path = TempDatabasePath("enu_datums");
+  {
+    SceneDatabase database(path, Mode::kReadWrite);
+    testing::AddImages(&database, 3);
+    EnuFrame frame{46.84, -91.99, 169.8};
+    frame.heights = VerticalDatum::kEllipsoid;
+    frame.output_heights = VerticalDatum::kEgm96;
+    database.WriteEnuFrame(frame);
+    database.WriteImageCapture(1, ImageCapture{1466699519.25, VerticalDatum::kEgm96});
+    database.WriteImageCapture(2, ImageCapture{std::nullopt, VerticalDatum::kEllipsoid});
+  }
+  {
+    SceneDatabase database(path, Mode::kReadOnly);
+    const EnuFrame frame = *database.ReadEnuFrame();
+    EXPECT_EQ(frame.heights, VerticalDatum::kEllipsoid);
+    EXPECT_EQ(frame.output_heights, VerticalDatum::kEgm96);
+    EXPECT_FALSE(frame.fixes_datum);
+    EXPECT_EQ(database.ReadImageCapture(1).time_s, 1466699519.25);
+    EXPECT_EQ(database.ReadImageCapture(1).altitude_datum, VerticalDatum::kEgm96);
+    EXPECT_FALSE(database.ReadImageCapture(2).time_s);
+    EXPECT_EQ(database.ReadImageCapture(2).altitude_datum, VerticalDatum::kEllipsoid);
+    EXPECT_FALSE(database.ReadImageCapture(3).time_s);  // none written
+    EXPECT_FALSE(database.ReadImageCapture(3).altitude_datum);
+  }
+  {
+    SceneDatabase database(path, Mode::kReadWrite);
+    EnuFrame imposed{46.84, -91.99, 198.5};
+    imposed.fixes_datum = VerticalDatum::kEllipsoid;
+    database.WriteEnuFrame(imposed);
+    EXPECT_EQ(database.ReadEnuFrame()->fixes_datum, VerticalDatum::kEllipsoid);
+    database.DeleteImage(1);  // its capture row goes with it
+  }
+  RawDatabase raw(path);
+  EXPECT_EQ(raw.QueryInt("SELECT COUNT(*) FROM proj_image_capture;"), 1);
+  raw.Exec("UPDATE proj_enu_frame SET output_datum = 'msl';");
+  SceneDatabase database(path, Mode::kReadOnly);
+  EXPECT_THAT(InputErrorOf([&] { database.ReadEnuFrame(); }), HasSubstr("output_datum 'msl'"));
+}
+
+// A database written before the datums were recorded: its frame used EXIF altitudes as they
+// were, so it reads as EGM96 heights in and out, read-only or after the columns are added.
+TEST(SceneDatabaseTables, EnuFrameWithoutDatumColumnsReadsAsSeaLevel) {
+  const std::string path = TempDatabasePath("enu_old");
+  {
+    SceneDatabase database(path, Mode::kReadWrite);
+    database.WriteEnuFrame(EnuFrame{46.84, -91.99, 198.3});
+  }
+  {
+    RawDatabase raw(path);
+    raw.Exec("DROP TABLE proj_enu_frame;");
+    raw.Exec("CREATE TABLE proj_enu_frame (id INTEGER PRIMARY KEY NOT NULL CHECK(id = 0), "
+             "latitude_deg REAL NOT NULL, longitude_deg REAL NOT NULL, altitude_m REAL NOT NULL);");
+    raw.Exec("INSERT INTO proj_enu_frame VALUES (0, 46.84, -91.99, 198.3);");
+  }
+  for (Mode mode : {Mode::kReadOnly, Mode::kReadWrite, Mode::kReadOnly}) {
+    SceneDatabase database(path, mode);
+    const EnuFrame frame = *database.ReadEnuFrame();
+    EXPECT_EQ(frame.ref_altitude_m, 198.3);
+    EXPECT_EQ(frame.heights, VerticalDatum::kEgm96);
+    EXPECT_EQ(frame.output_heights, VerticalDatum::kEgm96);
+    EXPECT_FALSE(frame.fixes_datum);
+  }
+  RawDatabase raw(path);
+  EXPECT_EQ(raw.QueryText("SELECT heights_datum FROM proj_enu_frame;"), "egm96");
+}
+
 TEST(SceneDatabaseTables, ImageFileInfoAndKltCountRoundTrip) {
   const std::string path = TempDatabasePath("image_files");
   ImageFileInfo with_focal;

@@ -45,7 +45,7 @@ TEST(SceneDatabase, CreatesColmapTablesAndOurs) {
   for (const char* table : {"cameras", "images", "keypoints", "descriptors", "matches",
                             "two_view_geometries", "pose_priors", "proj_image_files",
                             "proj_skipped_files", "proj_stage_options", "proj_klt_images",
-                            "proj_enu_frame"}) {
+                            "proj_enu_frame", "proj_image_capture"}) {
     EXPECT_EQ(raw.QueryInt(std::string("SELECT COUNT(*) FROM sqlite_master WHERE type = "
                                        "'table' AND name = '") + table + "';"), 1) << table;
   }

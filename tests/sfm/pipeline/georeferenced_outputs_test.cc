@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "geometry/geodesy/utm_projection.h"
+#include "geometry/geodesy/vertical_datum.h"
 #include "io/las_file.h"
 #include "sfm/mapper/prior_alignment.h"
 #include "sfm/pipeline/output_writer.h"
@@ -115,6 +116,41 @@ TEST(GeoreferencedOutputs, WritesJsonLasAndCsvInTheOutputSet) {
   EXPECT_NEAR(std::stod(fields[6]), 46.84, 0.01);
   EXPECT_NEAR(std::stod(fields[7]), -92.0, 0.01);
   EXPECT_LT(std::stod(fields[15]), 0.5);
+}
+
+// Fixes above sea level: the frame is ellipsoidal, the outputs come back above sea level
+// (EGM96, EPSG:5773 in the LAS file) and say so.
+TEST(GeoreferencedOutputs, HeightsAboveSeaLevelWhenTheFixesWere) {
+  const HeightConverter geoid;
+  if (!geoid.available()) GTEST_SKIP() << MissingGeoidGridMessage();
+  ReconstructionResult result = GeoreferencedResult();
+  result.enu_frame->heights = VerticalDatum::kEllipsoid;
+  result.enu_frame->output_heights = VerticalDatum::kEgm96;
+  const double undulation = geoid.GeoidUndulationM(46.84, -92.0);
+  const std::string dir = testing::MakeTempDir("georeferenced_sea_level");
+  WriteReconstructionOutputs(result, RunDescription{"/data/drone", "cpu", "sfm reconstruct"}, dir);
+  const std::string json = testing::ReadTextFile(dir + "/georeference.json");
+  EXPECT_THAT(json, HasSubstr("\"las_crs\": \"EPSG:32615+5773\""));
+  EXPECT_THAT(json, HasSubstr("\"las_crs_name\": \"WGS 84 / UTM zone 15N + EGM96 height\""));
+  EXPECT_THAT(json, HasSubstr("\"height_datum\": \"WGS 84 ellipsoidal height\""));
+  EXPECT_THAT(json, HasSubstr("\"gps_altitude_datum\": \"EGM96 height\""));
+  EXPECT_THAT(json, HasSubstr("\"output_height_datum\": \"EGM96 height\""));
+  EXPECT_THAT(json, HasSubstr("\"geoid_height_at_origin_m\": -2"));  // about -28.7 m
+  const LasPointCloud las = ReadLasFile(dir + "/points.las");
+  EXPECT_EQ(las.epsg, 32615);
+  EXPECT_EQ(las.vertical_epsg, 5773);
+  EXPECT_EQ(las.vertical_crs_name, "EGM96 height");
+  size_t i = 0;
+  for (const auto& [id, point] : result.scene.points) {
+    EXPECT_NEAR(las.positions[i++].z(), 180.0 + point.position.z() - undulation, 0.01);
+  }
+  // cameras.csv: altitudes above sea level too (column 9: the estimated altitude).
+  const std::vector<std::string> rows = Lines(testing::ReadTextFile(dir + "/cameras.csv"));
+  std::vector<std::string> fields;
+  std::istringstream row(rows[1]);
+  for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+  const double up = std::stod(fields[5]);
+  EXPECT_NEAR(std::stod(fields[8]), 180.0 + up - undulation, 0.01);
 }
 
 TEST(GeoreferencedOutputs, ModelWithoutGpsSaysSoAndWritesNone) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <numeric>
+#include <random>
 
 #include "core/check.h"
 #include "io/exif.h"
@@ -60,31 +62,105 @@ std::vector<Eigen::Vector3d> Lawnmower(int lines, int per_line, double step) {
 
 int Count(const std::vector<bool>& flags) { return static_cast<int>(std::count(flags.begin(), flags.end(), true)); }
 
-TEST(GpsPriors, CleanFlightHasNoOutliers) {
+// Capture times of positions in flight order: one every 2 s.
+std::vector<std::optional<double>> FlightTimes(size_t count) {
+  std::vector<std::optional<double>> times;
+  for (size_t i = 0; i < count; ++i) times.push_back(1.5e9 + 2.0 * i);
+  return times;
+}
+
+// Every rule (capture-time order, spatial neighbours, and the sequence rule on flight order)
+// flags exactly `expected` among `positions` (in flight order), also once the files are
+// shuffled so that name order is no longer flight order.
+void ExpectOutliersInAnyOrder(const std::vector<Eigen::Vector3d>& positions, const std::vector<int>& expected) {
   const GpsPriorOptions options;
-  EXPECT_EQ(Count(FindGpsOutliers(options, Lawnmower(5, 12, 15.0))), 0);
+  std::vector<bool> want(positions.size(), false);
+  for (int i : expected) want[i] = true;
+  EXPECT_EQ(FindGpsOutliersInSequence(options, positions), want);
+  EXPECT_EQ(FindGpsOutliersSpatially(options, positions), want);
+  std::vector<int> shuffled(positions.size());
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(11));
+  std::vector<Eigen::Vector3d> in_name_order;
+  std::vector<std::optional<double>> times, no_times(positions.size());
+  const std::vector<std::optional<double>> flight_times = FlightTimes(positions.size());
+  for (int i : shuffled) {
+    in_name_order.push_back(positions[i]);
+    times.push_back(flight_times[i]);
+  }
+  for (const auto* capture_times : {&times, &no_times}) {
+    const std::vector<bool> found = FindGpsOutliers(options, in_name_order, *capture_times);
+    for (size_t k = 0; k < shuffled.size(); ++k) {
+      EXPECT_EQ(found[k], want[shuffled[k]]) << "image " << shuffled[k] << (capture_times == &times ? " by time" : " by position");
+    }
+  }
+}
+
+TEST(GpsPriors, CleanFlightHasNoOutliers) {
+  ExpectOutliersInAnyOrder(Lawnmower(5, 12, 15.0), {});
   // Two flights in one folder (a jump between them that persists) are no outliers either.
   std::vector<Eigen::Vector3d> two = Lawnmower(2, 10, 15.0);
   for (const Eigen::Vector3d& p : Lawnmower(2, 10, 15.0)) two.push_back(p + Eigen::Vector3d(2000, 0, 40));
-  EXPECT_EQ(Count(FindGpsOutliers(options, two)), 0);
-  EXPECT_EQ(Count(FindGpsOutliers(options, {Eigen::Vector3d::Zero(), Eigen::Vector3d(500, 0, 0)})), 0);
+  ExpectOutliersInAnyOrder(two, {});
+  // Nor are two flights over the same ground 40 m apart in altitude.
+  std::vector<Eigen::Vector3d> levels = Lawnmower(3, 10, 15.0);
+  for (const Eigen::Vector3d& p : Lawnmower(3, 10, 15.0)) levels.push_back(p + Eigen::Vector3d(3, 2, 40));
+  ExpectOutliersInAnyOrder(levels, {});
+  EXPECT_EQ(Count(FindGpsOutliers(GpsPriorOptions(), {Eigen::Vector3d::Zero(), Eigen::Vector3d(500, 0, 0)},
+                                  FlightTimes(2))),
+            0);
 }
 
-TEST(GpsPriors, FindsJumpsAndWrongAltitudes) {
-  const GpsPriorOptions options;
+TEST(GpsPriors, FindsJumpsAndWrongAltitudesInAnyFileOrder) {
   std::vector<Eigen::Vector3d> positions = Lawnmower(4, 10, 15.0);
   positions[13] += Eigen::Vector3d(300, 200, 0);  // a position jump
   positions[25].z() += 120;                        // a wrong altitude
   positions[0] += Eigen::Vector3d(0, -900, 0);     // the first fix, far off
-  std::vector<bool> outliers = FindGpsOutliers(options, positions);
-  EXPECT_TRUE(outliers[13]);
-  EXPECT_TRUE(outliers[25]);
-  EXPECT_TRUE(outliers[0]);
-  EXPECT_EQ(Count(outliers), 3);
+  ExpectOutliersInAnyOrder(positions, {0, 13, 25});
   // A 25 m altitude error stays (within GPS's vertical noise allowance).
   positions = Lawnmower(4, 10, 15.0);
   positions[17].z() += 25;
-  EXPECT_EQ(Count(FindGpsOutliers(options, positions)), 0);
+  ExpectOutliersInAnyOrder(positions, {});
+}
+
+TEST(GpsPriors, CaptureTimesOrderTheFlightOnlyWhenAllAreKnownAndDistinct) {
+  EXPECT_TRUE(CaptureTimesGiveFlightOrder(FlightTimes(10)));
+  std::vector<std::optional<double>> times = FlightTimes(10);
+  times[3].reset();
+  EXPECT_FALSE(CaptureTimesGiveFlightOrder(times));  // one image without a time
+  EXPECT_FALSE(CaptureTimesGiveFlightOrder(std::vector<std::optional<double>>(10, 1.5e9)));  // clock unset
+  // A photo renamed out of flight order (the last line's image sorted among the first
+  // line's): a spike in name order, though its fix is right. In time order, or among its
+  // spatial neighbours, it is no outlier.
+  const std::vector<Eigen::Vector3d> flight = Lawnmower(4, 10, 15.0);
+  const std::vector<std::optional<double>> flight_times = FlightTimes(flight.size());
+  std::vector<int> name_order(flight.size());
+  std::iota(name_order.begin(), name_order.end(), 0);
+  name_order.erase(name_order.begin() + 35);
+  name_order.insert(name_order.begin() + 5, 35);
+  std::vector<Eigen::Vector3d> by_name;
+  std::vector<std::optional<double>> times_by_name;
+  for (int i : name_order) {
+    by_name.push_back(flight[i]);
+    times_by_name.push_back(flight_times[i]);
+  }
+  EXPECT_TRUE(FindGpsOutliersInSequence(GpsPriorOptions(), by_name)[5]);
+  EXPECT_EQ(Count(FindGpsOutliers(GpsPriorOptions(), by_name, times_by_name)), 0);
+  EXPECT_EQ(Count(FindGpsOutliers(GpsPriorOptions(), by_name, std::vector<std::optional<double>>(flight.size()))), 0);
+}
+
+TEST(GpsPriors, AltitudeDatumFromTheFile) {
+  ExifData exif;
+  EXPECT_FALSE(AltitudeDatumOf(exif));
+  exif.gps = Fix(46.8, -92.0, std::nullopt);
+  EXPECT_FALSE(AltitudeDatumOf(exif));  // no altitude
+  exif.gps = Fix(46.8, -92.0, 198.3);
+  EXPECT_EQ(AltitudeDatumOf(exif), VerticalDatum::kEgm96);  // "above sea level"
+  exif.gps->altitude_reference = GpsAltitudeReference::kEllipsoid;
+  EXPECT_EQ(AltitudeDatumOf(exif), VerticalDatum::kEllipsoid);
+  exif.gps->altitude_reference = GpsAltitudeReference::kSeaLevel;
+  exif.drone.rtk_flag = 50;  // DJI RTK aircraft write ellipsoidal heights
+  EXPECT_EQ(AltitudeDatumOf(exif), VerticalDatum::kEllipsoid);
 }
 
 class GpsReviewTest : public ::testing::Test {
@@ -93,16 +169,27 @@ class GpsReviewTest : public ::testing::Test {
     path_ = testing::MakeTempDir("gps_review") + "/database.db";
     std::filesystem::remove(path_);
   }
-  // Images "NNN.jpg" with priors at the ENU positions (nullopt: no GPS).
-  void Fill(SceneDatabase* database, const std::vector<std::optional<Eigen::Vector3d>>& enu) {
+  // Images "NNN.jpg" with priors at the ENU positions (nullopt: no GPS), altitudes written as
+  // they are with the datum `stated` (none: no capture record, as databases before them), and
+  // capture times 2 s apart in the order given when `times`. Images are named in that order,
+  // or by `names` (a permutation: image i is named "names[i].jpg").
+  void Fill(SceneDatabase* database, const std::vector<std::optional<Eigen::Vector3d>>& enu,
+            std::optional<VerticalDatum> stated = std::nullopt, bool times = false,
+            const std::vector<int>& names = {}) {
     const LocalEnuConverter converter(truth_);
     const int camera_id =
         database->AddCamera(Camera::FromFocal(CameraModelId::kSimpleRadial, 100, 80, 90), false);
     for (size_t i = 0; i < enu.size(); ++i) {
       char name[32];
-      std::snprintf(name, sizeof(name), "%03zu.jpg", i);
+      std::snprintf(name, sizeof(name), "%03d.jpg", names.empty() ? static_cast<int>(i) : names[i]);
       const int id = database->AddImage(name, camera_id);
       ids_.push_back(id);
+      if (stated || times) {
+        ImageCapture capture;
+        if (enu[i]) capture.altitude_datum = stated;
+        if (times) capture.time_s = 1.5e9 + 2.0 * i;
+        database->WriteImageCapture(id, capture);
+      }
       if (!enu[i]) continue;
       const Wgs84Position p = converter.Wgs84FromEnu(*enu[i]);
       WriteGpsPrior(GpsPriorOptions(), Fix(p.latitude_deg, p.longitude_deg, p.altitude_m), id, database);
@@ -140,6 +227,66 @@ TEST_F(GpsReviewTest, StoresFrameDropsOutliersAndListsUntagged) {
   ReviewGpsPriors(GpsPriorOptions(), ids_, &database);
   EXPECT_EQ(database.ReadEnuFrame()->ref_latitude_deg, first.ref_latitude_deg);
   EXPECT_EQ(database.ReadEnuFrame()->ref_altitude_m, first.ref_altitude_m);
+}
+
+TEST_F(GpsReviewTest, SeaLevelAltitudesBecomeEllipsoidalHeights) {
+  const HeightConverter geoid;
+  if (!geoid.available()) GTEST_SKIP() << MissingGeoidGridMessage();
+  const double undulation = geoid.GeoidUndulationM(truth_.ref_latitude_deg, truth_.ref_longitude_deg);
+  std::vector<std::optional<Eigen::Vector3d>> enu;
+  for (const Eigen::Vector3d& p : Lawnmower(3, 9, 15.0)) enu.push_back(p);  // odd: one median
+  SceneDatabase database(path_, SceneDatabase::Mode::kReadWrite);
+  Fill(&database, enu, VerticalDatum::kEgm96);
+  const GpsReview review = ReviewGpsPriors(GpsPriorOptions(), ids_, &database);
+  EXPECT_FALSE(review.geoid_missing);
+  const EnuFrame frame = *database.ReadEnuFrame();
+  EXPECT_EQ(frame.heights, VerticalDatum::kEllipsoid);
+  EXPECT_EQ(frame.output_heights, VerticalDatum::kEgm96);
+  EXPECT_FALSE(frame.fixes_datum);
+  // The written altitudes (truth_'s heights, taken as above sea level) sit N lower.
+  const LocalEnuConverter truth(truth_);
+  std::vector<double> altitudes;
+  for (const auto& p : enu) altitudes.push_back(truth.Wgs84FromEnu(*p).altitude_m);
+  std::nth_element(altitudes.begin(), altitudes.begin() + altitudes.size() / 2, altitudes.end());
+  EXPECT_NEAR(frame.ref_altitude_m, altitudes[altitudes.size() / 2] + undulation, 0.01);
+  // Imposed as ellipsoidal (--gps-altitude-datum ellipsoid): taken as they are.
+  GpsPriorOptions ellipsoidal;
+  ellipsoidal.altitude_datum = VerticalDatum::kEllipsoid;
+  ReviewGpsPriors(ellipsoidal, ids_, &database);
+  const EnuFrame imposed = *database.ReadEnuFrame();
+  EXPECT_EQ(imposed.fixes_datum, VerticalDatum::kEllipsoid);
+  EXPECT_EQ(imposed.output_heights, VerticalDatum::kEllipsoid);
+  EXPECT_NEAR(imposed.ref_altitude_m, altitudes[altitudes.size() / 2], 0.01);
+  // PriorPositionsEnu follows the stored frame: the fixes at their ENU heights.
+  const auto positions = PriorPositionsEnu(database, ids_);
+  const LocalEnuConverter frame_converter(imposed);
+  for (size_t i = 0; i < enu.size(); ++i) {
+    EXPECT_LT((*positions[i] - frame_converter.EnuFromWgs84(truth.Wgs84FromEnu(*enu[i]))).norm(), 1e-6);
+  }
+}
+
+TEST_F(GpsReviewTest, ShuffledNamesFindTheSameOutlier) {
+  std::vector<std::optional<Eigen::Vector3d>> enu;
+  for (const Eigen::Vector3d& p : Lawnmower(3, 10, 15.0)) enu.push_back(p);
+  enu[17] = *enu[17] + Eigen::Vector3d(0, 0, 150);  // a wrong altitude
+  std::vector<int> names(enu.size());
+  std::iota(names.begin(), names.end(), 0);
+  std::shuffle(names.begin(), names.end(), std::mt19937(5));
+  for (bool times : {true, false}) {
+    std::filesystem::remove(path_);
+    ids_.clear();
+    SceneDatabase database(path_, SceneDatabase::Mode::kReadWrite);
+    Fill(&database, enu, VerticalDatum::kEgm96, times, names);
+    // Review in name order, as the pipeline does.
+    std::vector<int> by_name(ids_.size());
+    for (size_t i = 0; i < ids_.size(); ++i) by_name[names[i]] = ids_[i];
+    const GpsReview review = ReviewGpsPriors(GpsPriorOptions(), by_name, &database);
+    EXPECT_EQ(review.ordered_by_time, times);
+    char expected[32];
+    std::snprintf(expected, sizeof(expected), "%03d.jpg", names[17]);
+    ASSERT_EQ(review.outliers.size(), 1u) << (times ? "by time" : "by position");
+    EXPECT_EQ(review.outliers[0], expected);
+  }
 }
 
 TEST_F(GpsReviewTest, HoveringAndNoGps) {
