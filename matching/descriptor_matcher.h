@@ -31,7 +31,8 @@ class DescriptorMatcher {
  public:
   virtual ~DescriptorMatcher() = default;
   // Matches every pair; result[i] holds the matches of pairs[i]. `*features[k]` are the
-  // features of image k. `progress` (may be null) advances by one per pair.
+  // features of image k; only their descriptors are read (the keypoints may be left out).
+  // `progress` (may be null) advances by one per pair.
   virtual std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews& features,
                                                             const std::vector<ImagePair>& pairs,
                                                             Progress* progress) = 0;

@@ -29,9 +29,11 @@ std::vector<std::vector<FeatureMatch>> GpuDescriptorMatcher::MatchPairs(
     for (int image : {pair.image1, pair.image2}) {
       if (set_of_image[image] >= 0) continue;
       const FeatureSet& f = *features[image];
-      PROJ_REQUIRE(f.descriptors.size() == static_cast<size_t>(f.size()) * kSiftDescriptorSize,
+      PROJ_REQUIRE(f.descriptors.size() % kSiftDescriptorSize == 0 &&
+                       (f.keypoints.empty() || f.num_descriptors() == f.size()),
                    "image " << image << ": descriptors do not match its keypoints");
-      set_of_image[image] = matcher_->AddDescriptors(f.descriptors.data(), f.size(), options_.root_sift);
+      set_of_image[image] =
+          matcher_->AddDescriptors(f.descriptors.data(), f.num_descriptors(), options_.root_sift);
     }
   }
   cuda::GpuMatchOptions gpu_options;
