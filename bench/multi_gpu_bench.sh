@@ -44,13 +44,19 @@ if [ "${DEVICE:-gpu}" = cpu ]; then
   device_args=(--device cpu)
   echo "machine: $(nproc) cores; --device cpu (dry run: one CPU worker)"
 else
-  visible=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-  [ "$visible" -gt 0 ] || { echo "bench: no GPU visible (nvidia-smi -L)" >&2; exit 2; }
+  if command -v nvidia-smi > /dev/null; then
+    visible=$(nvidia-smi -L | grep -c '^GPU' || true)
+    names=$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd ';')
+  else
+    visible=$(ls /dev/nvidia[0-9]* 2>/dev/null | wc -l)
+    names="(no nvidia-smi)"
+  fi
+  [ "$visible" -gt 0 ] || { echo "bench: no GPU visible" >&2; exit 2; }
   if [ -z "$counts" ]; then
     for g in 1 2 4 8; do [ "$g" -le "$visible" ] && counts="$counts $g"; done
   fi
   device_args=(--device gpu)
-  echo "machine: $(nproc) cores; $visible GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd ';')"
+  echo "machine: $(nproc) cores; $visible GPU(s): $names"
 fi
 echo "flight: $count images of ${width}x${height}; GPU counts:$counts; $repeats run(s) each"
 
