@@ -122,26 +122,24 @@ class FailingMatcher : public DescriptorMatcher {
 
 class MultiGpuStages : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  // The scene of this test (each test its own folder: ctest runs tests in parallel).
+  void SetUp() override {
     if (!cuda::DeviceAvailable()) return;
     SetLogLevel(LogLevel::kWarning);
-    images_dir_ = new std::string(testing::MakeTempDir("multi_gpu_scene"));
+    images_dir_ = testing::MakeTempDir(std::string("multi_gpu_scene_") +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     SyntheticSceneOptions scene;
     scene.num_images = 12;
     scene.width = 640;
     scene.height = 480;
     scene.focal_px = 550;
-    WriteSyntheticScene(scene, *images_dir_);
-  }
-  static void TearDownTestSuite() {
-    delete images_dir_;
-    images_dir_ = nullptr;
+    WriteSyntheticScene(scene, images_dir_);
   }
 
   // Both stages on GPU workers for `devices` (a device may be listed twice: two workers on
   // it); the first worker made on `failing_device` fails its `fail_at`-th image and block.
   // Returns the database.
-  static std::string Run(const std::string& name, const std::vector<int>& devices, int failing_device = -1,
+  std::string Run(const std::string& name, const std::vector<int>& devices, int failing_device = -1,
                          int fail_at = 0) {
     const std::string path = testing::MakeTempDir("multi_gpu_" + name) + "/database.db";
     const FeatureOptions features = GpuFeatures(2048);
@@ -153,7 +151,7 @@ class MultiGpuStages : public ::testing::Test {
       return device == failing_device && (*made)++ == 0 ? fail_at : 0;
     };
     const testing::ExtractAndMatchCounts counts = testing::ExtractAndMatchAllPairs(
-        *images_dir_ + "/images", path, devices,
+        images_dir_ + "/images", path, devices,
         [&](int device) -> std::unique_ptr<FeatureExtractor> {
           return std::make_unique<FailingExtractor>(std::make_unique<GpuSiftExtractor>(features, device),
                                                     failing(device, &extractors_made));
@@ -169,10 +167,8 @@ class MultiGpuStages : public ::testing::Test {
     return path;
   }
 
-  static std::string* images_dir_;
+  std::string images_dir_;
 };
-
-std::string* MultiGpuStages::images_dir_ = nullptr;
 
 TEST_F(MultiGpuStages, TwoWorkersOnOneGpuWriteTheDatabaseOfOne) {
   PROJ_REQUIRE_GPU();

@@ -114,18 +114,19 @@ class FakeDeviceMatcher : public DescriptorMatcher {
 
 class MultiDeviceStages : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  // The scene of this test (each test its own folder: ctest runs tests in parallel).
+  void SetUp() override {
     SetLogLevel(LogLevel::kWarning);
-    images_dir_ = new std::string(testing::MakeTempDir("multi_device_scene"));
+    images_dir_ = testing::MakeTempDir(std::string("multi_device_scene_") +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     SyntheticSceneOptions scene;
     scene.num_images = 8;
     scene.width = 320;
     scene.height = 240;
     scene.focal_px = 275;
     scene.supersampling = 1;
-    WriteSyntheticScene(scene, *images_dir_);
+    WriteSyntheticScene(scene, images_dir_);
   }
-  static void TearDownTestSuite() { delete images_dir_; }
 
   // Extraction and matching of the scene with the given devices; `failing_device` fails its
   // `fail_at`-th extraction and its `fail_at`-th block of pairs. Returns the database path.
@@ -138,7 +139,7 @@ class MultiDeviceStages : public ::testing::Test {
     matching.num_threads = 1;
     // Blocks of 4 images: the 28 pairs of the 8 images in 8 blocks.
     const testing::ExtractAndMatchCounts counts = testing::ExtractAndMatchAllPairs(
-        *images_dir_ + "/images", path, devices,
+        images_dir_ + "/images", path, devices,
         [&](int device) { return std::make_unique<FakeDeviceExtractor>(device, fail(device), log); },
         [&](int device) { return std::make_unique<FakeDeviceMatcher>(device, fail(device), log, matching); },
         SmallFeatures(), matching, 4);
@@ -148,10 +149,8 @@ class MultiDeviceStages : public ::testing::Test {
     return path;
   }
 
-  static std::string* images_dir_;
+  std::string images_dir_;
 };
-
-std::string* MultiDeviceStages::images_dir_ = nullptr;
 
 int Sum(const std::map<int, int>& counts) {
   int sum = 0;
