@@ -1,4 +1,5 @@
-// Whether a usable CUDA device is present. Host-only header (no CUDA includes).
+// Which CUDA devices are usable. Host-only header (no CUDA includes). Devices are numbered as
+// the CUDA runtime numbers them, so CUDA_VISIBLE_DEVICES narrows and renumbers them.
 #pragma once
 
 #include <string>
@@ -9,7 +10,11 @@ namespace proj::cuda {
 bool BuiltWithCuda();
 // True when built with CUDA and at least one device can be used. Never throws.
 bool DeviceAvailable();
-// "NVIDIA H100 80GB HBM3 (sm_90, 79 GiB)" or the reason no device is usable.
+// Number of usable devices (0 without CUDA or without a device). Never throws.
+int DeviceCount();
+// "NVIDIA H100 80GB HBM3 (sm_90, 79 GiB)" for device 0, or the reason no device is usable.
 std::string DeviceDescription();
+// The same for device `device` ("CUDA device 3 does not exist (2 visible)" when out of range).
+std::string DeviceDescription(int device);
 
 }  // namespace proj::cuda

@@ -1,8 +1,11 @@
 // Where GPU-capable work runs. One function decides it for every stage (extraction,
 // matching, KLT tracking, the trilateral filter), so `--device` means the same everywhere.
+// `--gpus` selects the GPUs that feature extraction and descriptor matching spread over; KLT
+// tracking, the trilateral filter and GPU bundle adjustment run on one GPU, CUDA device 0.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace proj {
 
@@ -12,7 +15,38 @@ enum class ComputeDevice { kAuto, kCpu, kGpu };
 // kAuto: whether a usable CUDA device is present.
 bool UseGpu(ComputeDevice device, const std::string& what = "--device gpu");
 
-// "gpu: NVIDIA H100 ..." or "cpu", as UseGpu resolves `device` (InputError as UseGpu).
-std::string ComputeDeviceSummary(ComputeDevice device);
+// Which CUDA devices (numbered as the CUDA runtime numbers them, so after
+// CUDA_VISIBLE_DEVICES) work spreads over: every visible device, the first `count`, or the
+// listed ones.
+struct GpuSelection {
+  enum class Kind { kAll, kFirst, kList };
+  Kind kind = Kind::kAll;
+  int count = 0;             // kFirst: how many, >= 1
+  std::vector<int> devices;  // kList: distinct device indices, >= 0, in the order given
+  void Check() const;        // InputError naming --gpus
+  std::string ToText() const;  // "all", "2" or "0,2", as --gpus takes it
+};
+
+// Parses --gpus: "all", a count "N" (the first N devices) or a list "I,J,..." of device
+// indices (two or more; one given device is CUDA_VISIBLE_DEVICES=I). InputError naming the
+// text and the accepted forms otherwise.
+GpuSelection ParseGpuSelection(const std::string& text);
+
+// The device indices `selection` names among `device_count` visible devices (all of them
+// for kAll). InputError when it asks for more devices, or for devices, than are visible.
+std::vector<int> ResolveGpuSelection(const GpuSelection& selection, int device_count);
+
+// The GPUs that work of `device` spreads over: none on the CPU (kCpu, or kAuto without a
+// usable GPU), else ResolveGpuSelection over the visible devices. InputError as UseGpu, and
+// for a selection other than kAll with kCpu or without a usable GPU.
+std::vector<int> SelectGpus(ComputeDevice device, const GpuSelection& selection);
+
+// "gpu: NVIDIA H100 ..." (one GPU), "2 gpus (0, 1): NVIDIA H100 ..." or "cpu", as SelectGpus
+// resolves `device` and `selection` (InputError as SelectGpus).
+std::string ComputeDeviceSummary(ComputeDevice device, const GpuSelection& selection = {});
+
+// " on GPUs 0, 1" for several devices, "" for one or none: what the descriptions of work
+// spread over GPUs add ("sift (gpu: NVIDIA H100 ...) on GPUs 0, 1").
+std::string OnGpusSuffix(const std::vector<int>& devices);
 
 }  // namespace proj

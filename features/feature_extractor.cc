@@ -11,7 +11,7 @@ void FeatureOptions::Check() const {
   PROJ_REQUIRE(num_threads >= 0, "--threads must be >= 0 (got " << num_threads << ")");
   PROJ_REQUIRE(upsample >= -1 && upsample <= 1, "FeatureOptions.upsample must be -1, 0 or 1");
   PROJ_REQUIRE(trilateral_sigma_c >= 0, "--trilateral sigma must be >= 0");
-  UseGpu(device);  // --device gpu without a usable GPU is refused here
+  SelectGpus(device, gpus);  // --device gpu without a usable GPU, bad --gpus are refused here
 }
 
 std::unique_ptr<FeatureExtractor> CreateFeatureExtractor(const FeatureOptions& options) {

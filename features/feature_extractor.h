@@ -16,6 +16,7 @@ enum class ScaleSpaceType { kGaussian, kTrilateral };
 struct FeatureOptions {
   FeatureType type = FeatureType::kSift;
   ComputeDevice device = ComputeDevice::kAuto;
+  GpuSelection gpus;                  // GPUs extraction spreads over (all visible by default)
   int max_features = 8192;            // strongest kept, by detector response
   int num_threads = 0;                // CPU threads; 0 = all
   int upsample = -1;                  // SIFT upsampled first octave: 1 on, 0 off, -1 auto

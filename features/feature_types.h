@@ -36,6 +36,8 @@ struct FeatureSet {
   std::vector<uint8_t> descriptors;
 
   int size() const { return static_cast<int>(keypoints.size()); }
+  // Rows of `descriptors`: size(), or the count of a set loaded without its keypoints.
+  int num_descriptors() const { return static_cast<int>(descriptors.size() / kSiftDescriptorSize); }
   const uint8_t* descriptor(int index) const { return &descriptors[static_cast<size_t>(index) * kSiftDescriptorSize]; }
 };
 

@@ -43,14 +43,13 @@ CpuDescriptorMatcher::CpuDescriptorMatcher(const DescriptorMatchOptions& options
 }
 
 std::vector<std::vector<FeatureMatch>> CpuDescriptorMatcher::MatchPairs(
-    const std::vector<FeatureSet>& features, const std::vector<ImagePair>& pairs,
-    Progress* progress) {
+    const FeatureSetViews& features, const std::vector<ImagePair>& pairs, Progress* progress) {
   // Normalise each image's descriptors once, only for images that appear in a pair.
   std::vector<char> used(features.size(), 0);
   for (const auto& pair : pairs) used[pair.image1] = used[pair.image2] = 1;
   std::vector<DescriptorMatrix> normalized(features.size());
   ParallelFor(0, static_cast<int>(features.size()), options_.num_threads, [&](int i, int) {
-    if (used[i]) normalized[i] = NormalizedDescriptors(features[i], options_.root_sift);
+    if (used[i]) normalized[i] = NormalizedDescriptors(*features[i], options_.root_sift);
   });
   std::vector<std::vector<FeatureMatch>> result(pairs.size());
   ParallelFor(0, static_cast<int>(pairs.size()), options_.num_threads, [&](int p, int) {

@@ -12,7 +12,8 @@ namespace proj {
 class CpuDescriptorMatcher : public DescriptorMatcher {
  public:
   explicit CpuDescriptorMatcher(const DescriptorMatchOptions& options);
-  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>& features,
+  using DescriptorMatcher::MatchPairs;
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews& features,
                                                     const std::vector<ImagePair>& pairs,
                                                     Progress* progress) override;
   std::string Description() const override { return "brute force (cpu)"; }

@@ -10,6 +10,7 @@ namespace proj {
 void DescriptorMatchOptions::Check() const {
   PROJ_REQUIRE(max_ratio > 0 && max_ratio <= 1, "matching ratio must be in (0, 1]");
   PROJ_REQUIRE(num_threads >= 0, "--threads must be >= 0");
+  gpus.Check();
 }
 
 std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatchOptions& options) {
@@ -17,9 +18,17 @@ std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatch
   auto make_cpu = [options]() -> std::unique_ptr<DescriptorMatcher> {
     return std::make_unique<CpuDescriptorMatcher>(options);
   };
-  if (!UseGpu(options.device)) return make_cpu();
-  return std::make_unique<GpuFallbackMatcher>([&options] { return CreateGpuDescriptorMatcher(options); },
-                                              make_cpu);
+  const std::vector<int> devices = SelectGpus(options.device, options.gpus);
+  if (devices.empty()) return make_cpu();
+  return std::make_unique<GpuFallbackMatcher>(
+      devices, [&options](int device) { return CreateGpuDescriptorMatcher(options, device); }, make_cpu);
+}
+
+FeatureSetViews ViewsOf(const std::vector<FeatureSet>& features) {
+  FeatureSetViews views;
+  views.reserve(features.size());
+  for (const FeatureSet& f : features) views.push_back(&f);
+  return views;
 }
 
 }  // namespace proj

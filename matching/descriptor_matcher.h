@@ -19,21 +19,38 @@ struct DescriptorMatchOptions {
   bool root_sift = true;     // compare RootSIFT (L1 normalise, square root), as COLMAP does
   int num_threads = 0;       // CPU threads; 0 = all
   ComputeDevice device = ComputeDevice::kAuto;
+  GpuSelection gpus;         // GPUs matching spreads over (all visible by default)
   void Check() const;
 };
+
+// Features of the images of a batch, not owned (none null).
+using FeatureSetViews = std::vector<const FeatureSet*>;
+FeatureSetViews ViewsOf(const std::vector<FeatureSet>& features);
 
 class DescriptorMatcher {
  public:
   virtual ~DescriptorMatcher() = default;
-  // Matches every pair; result[i] holds the matches of pairs[i]. `features[k]` are the
-  // features of image k. `progress` (may be null) advances by one per pair.
-  virtual std::vector<std::vector<FeatureMatch>> MatchPairs(
-      const std::vector<FeatureSet>& features, const std::vector<ImagePair>& pairs,
-      Progress* progress) = 0;
+  // Matches every pair; result[i] holds the matches of pairs[i]. `*features[k]` are the
+  // features of image k; only their descriptors are read (the keypoints may be left out).
+  // `progress` (may be null) advances by one per pair.
+  virtual std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews& features,
+                                                            const std::vector<ImagePair>& pairs,
+                                                            Progress* progress) = 0;
+  // The same for features held by value.
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>& features,
+                                                    const std::vector<ImagePair>& pairs,
+                                                    Progress* progress) {
+    return MatchPairs(ViewsOf(features), pairs, progress);
+  }
+  // How many MatchPairs calls may run at once, each worth its own thread: one per GPU of a
+  // matcher spread over several (thread-safe then); 1 otherwise (the CPU matcher uses its
+  // threads inside one call).
+  virtual int ConcurrentCalls() const { return 1; }
   virtual std::string Description() const = 0;
 };
 
-// GPU when options.device asks for (or auto finds) one, CPU otherwise.
+// GPU (on the GPUs of options.gpus) when options.device asks for (or auto finds) one, CPU
+// otherwise.
 std::unique_ptr<DescriptorMatcher> CreateDescriptorMatcher(const DescriptorMatchOptions& options);
 
 }  // namespace proj

@@ -8,17 +8,16 @@
 
 namespace proj {
 
-GpuDescriptorMatcher::GpuDescriptorMatcher(const DescriptorMatchOptions& options)
+GpuDescriptorMatcher::GpuDescriptorMatcher(const DescriptorMatchOptions& options, int device)
     : options_(options) {
   options_.Check();
-  matcher_ = std::make_unique<cuda::DescriptorMatcherGpu>();
+  matcher_ = std::make_unique<cuda::DescriptorMatcherGpu>(device);
 }
 
 GpuDescriptorMatcher::~GpuDescriptorMatcher() = default;
 
 std::vector<std::vector<FeatureMatch>> GpuDescriptorMatcher::MatchPairs(
-    const std::vector<FeatureSet>& features, const std::vector<ImagePair>& pairs,
-    Progress* progress) {
+    const FeatureSetViews& features, const std::vector<ImagePair>& pairs, Progress* progress) {
   const int num_images = static_cast<int>(features.size());
   std::vector<int> set_of_image(num_images, -1);
   matcher_->Clear();
@@ -29,10 +28,12 @@ std::vector<std::vector<FeatureMatch>> GpuDescriptorMatcher::MatchPairs(
                                 << num_images << " images");
     for (int image : {pair.image1, pair.image2}) {
       if (set_of_image[image] >= 0) continue;
-      const FeatureSet& f = features[image];
-      PROJ_REQUIRE(f.descriptors.size() == static_cast<size_t>(f.size()) * kSiftDescriptorSize,
+      const FeatureSet& f = *features[image];
+      PROJ_REQUIRE(f.descriptors.size() % kSiftDescriptorSize == 0 &&
+                       (f.keypoints.empty() || f.num_descriptors() == f.size()),
                    "image " << image << ": descriptors do not match its keypoints");
-      set_of_image[image] = matcher_->AddDescriptors(f.descriptors.data(), f.size(), options_.root_sift);
+      set_of_image[image] =
+          matcher_->AddDescriptors(f.descriptors.data(), f.num_descriptors(), options_.root_sift);
     }
   }
   cuda::GpuMatchOptions gpu_options;
@@ -61,8 +62,9 @@ std::string GpuDescriptorMatcher::Description() const {
   return "brute force (gpu: " + matcher_->DeviceName() + ")";
 }
 
-std::unique_ptr<DescriptorMatcher> CreateGpuDescriptorMatcher(const DescriptorMatchOptions& options) {
-  return std::make_unique<GpuDescriptorMatcher>(options);
+std::unique_ptr<DescriptorMatcher> CreateGpuDescriptorMatcher(const DescriptorMatchOptions& options,
+                                                              int device) {
+  return std::make_unique<GpuDescriptorMatcher>(options, device);
 }
 
 }  // namespace proj

@@ -18,12 +18,13 @@ class DescriptorMatcherGpu;
 
 class GpuDescriptorMatcher : public DescriptorMatcher {
  public:
-  // Throws InputError without a usable device.
-  explicit GpuDescriptorMatcher(const DescriptorMatchOptions& options);
+  // On CUDA device `device`. Throws InputError without a usable device.
+  explicit GpuDescriptorMatcher(const DescriptorMatchOptions& options, int device = 0);
   ~GpuDescriptorMatcher() override;
+  using DescriptorMatcher::MatchPairs;
   // Uploads the descriptors of every image that appears in `pairs` once, then matches the
   // pairs in batches of kPairsPerBatch (progress advances per batch).
-  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>& features,
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews& features,
                                                     const std::vector<ImagePair>& pairs,
                                                     Progress* progress) override;
   std::string Description() const override;
@@ -36,6 +37,7 @@ class GpuDescriptorMatcher : public DescriptorMatcher {
 };
 
 // The factory CreateDescriptorMatcher calls for the GPU (throws InputError without one).
-std::unique_ptr<DescriptorMatcher> CreateGpuDescriptorMatcher(const DescriptorMatchOptions& options);
+std::unique_ptr<DescriptorMatcher> CreateGpuDescriptorMatcher(const DescriptorMatchOptions& options,
+                                                              int device = 0);
 
 }  // namespace proj

@@ -1,6 +1,8 @@
-// A DescriptorMatcher over a GPU matcher that falls back to the CPU matcher when the GPU
-// fails (cuda/gpu_fallback.h): the block of pairs it failed on is matched again on the CPU,
-// and so is every later block of the stage.
+// A DescriptorMatcher over GPU matchers, one per device, that falls back to the CPU matcher
+// when the GPUs fail (cuda/gpu_fallback.h). Concurrent MatchPairs calls spread over the
+// devices, one block of pairs per device at a time (ConcurrentCalls() is the number of
+// devices); a block a device failed on is matched again on another device, and once no
+// device is left, on the CPU with every later block of the stage.
 #pragma once
 
 #include <memory>
@@ -15,12 +17,19 @@ namespace proj {
 class GpuFallbackMatcher final : public DescriptorMatcher {
  public:
   using Factory = cuda::GpuWithCpuFallback<DescriptorMatcher>::Factory;
+  using DeviceFactory = cuda::GpuWithCpuFallback<DescriptorMatcher>::DeviceFactory;
+  // One GPU.
   GpuFallbackMatcher(const Factory& make_gpu, Factory make_cpu);
-  // The GPU matcher reports progress once its block is done, so a block redone on the CPU
-  // is not counted twice.
-  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>& features,
+  // The GPUs `devices` (CUDA indices).
+  GpuFallbackMatcher(const std::vector<int>& devices, const DeviceFactory& make_gpu, Factory make_cpu);
+  using DescriptorMatcher::MatchPairs;
+  // A GPU matcher reports progress once its block is done, so a block redone elsewhere is
+  // not counted twice.
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews& features,
                                                     const std::vector<ImagePair>& pairs,
                                                     Progress* progress) override;
+  // The number of working devices (1 once on the CPU).
+  int ConcurrentCalls() const override;
   std::string Description() const override;
   const cuda::GpuFallback& fallback() const { return matchers_.fallback(); }
 

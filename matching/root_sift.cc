@@ -5,8 +5,8 @@
 namespace proj {
 
 DescriptorMatrix NormalizedDescriptors(const FeatureSet& features, bool root_sift) {
-  DescriptorMatrix out(features.size(), kSiftDescriptorSize);
-  for (int i = 0; i < features.size(); ++i) {
+  DescriptorMatrix out(features.num_descriptors(), kSiftDescriptorSize);
+  for (int i = 0; i < features.num_descriptors(); ++i) {
     const uint8_t* d = features.descriptor(i);
     auto row = out.row(i);
     for (int k = 0; k < kSiftDescriptorSize; ++k) row(k) = d[k];

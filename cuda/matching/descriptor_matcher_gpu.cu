@@ -256,6 +256,7 @@ DescriptorMatcherGpu::DescriptorMatcherGpu(int device) : impl_(std::make_unique<
 
 DescriptorMatcherGpu::~DescriptorMatcherGpu() {
   if (!impl_) return;
+  cudaSetDevice(impl_->device);  // the buffers are freed on their device, whatever the thread's
   cudaStreamSynchronize(impl_->stream);
   cudaEventDestroy(impl_->start);
   cudaEventDestroy(impl_->stop);
@@ -286,6 +287,7 @@ int DescriptorMatcherGpu::AddDescriptors(const uint8_t* descriptors, int count, 
 }
 
 void DescriptorMatcherGpu::Clear() {
+  PROJ_CUDA_CHECK(cudaSetDevice(impl_->device));
   impl_->sets.clear();
   impl_->counts.clear();
 }

@@ -278,6 +278,7 @@ struct SiftGpu::Impl {
     int num_kept = num_detections;
     if (num_detections > options.max_features) {
       SortDescending(num_detections);
+      LaunchOrderTies(keys_out.data(), values_out.data(), detections.data(), num_detections, compute);
       order = values_out.data();
       num_kept = options.max_features;
     }
@@ -285,7 +286,10 @@ struct SiftGpu::Impl {
                        keys_in.data(), values_in.data(), counters.data() + 1,
                        options.max_candidates, compute);
     const int num_oriented = ReadCounter(1);
-    if (num_oriented > 0) SortDescending(num_oriented);
+    if (num_oriented > 0) {
+      SortDescending(num_oriented);
+      LaunchOrderTies(keys_out.data(), values_out.data(), oriented.data(), num_oriented, compute);
+    }
     const int num_out = std::min(num_oriented, options.max_features);
     PROJ_CUDA_CHECK(cudaEventRecord(events[2], compute));
 
@@ -374,6 +378,7 @@ SiftGpu::SiftGpu(const SiftGpuOptions& options, int device) : impl_(std::make_un
 SiftGpu::~SiftGpu() {
   if (!impl_) return;
   Impl& m = *impl_;
+  cudaSetDevice(m.device);  // the buffers below are freed on their device, whatever the thread's
   cudaStreamSynchronize(m.compute);
   cudaStreamSynchronize(m.upload);
   for (StagingSlot& slot : m.slots) {

@@ -73,6 +73,14 @@ void LaunchOrientations(const OctaveTable& table, const SiftKernelParams& params
                         GpuOrientedKeypoint* keypoints, float* keys, int* values, int* count,
                         int capacity, cudaStream_t stream);
 
+// Orders each run of equal sorted_keys[0..n) (descending, from the stable radix sort) by the
+// contents of the records order[] points to, so ties no longer keep the atomicAdd order of
+// LaunchDetect and LaunchOrientations (sift_order.cu).
+void LaunchOrderTies(const float* sorted_keys, int* order, const GpuDetection* detections, int n,
+                     cudaStream_t stream);
+void LaunchOrderTies(const float* sorted_keys, int* order, const GpuOrientedKeypoint* keypoints, int n,
+                     cudaStream_t stream);
+
 // Descriptors of keypoints[order[i]], i < n, one warp each; writes the final keypoint (in
 // input image pixels) and 128 bytes per keypoint at position i.
 void LaunchDescriptors(const OctaveTable& table, const SiftKernelParams& params,

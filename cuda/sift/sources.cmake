@@ -4,6 +4,7 @@ if(PROJ_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/scale_space_gpu.cu
     ${CMAKE_CURRENT_LIST_DIR}/sift_detect.cu
     ${CMAKE_CURRENT_LIST_DIR}/sift_describe.cu
+    ${CMAKE_CURRENT_LIST_DIR}/sift_order.cu
     ${CMAKE_CURRENT_LIST_DIR}/sift_gpu.cu)
   # The pyramid and the refinement round exactly as the CPU reference (no fused multiply-add).
   set_source_files_properties(

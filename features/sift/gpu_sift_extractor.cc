@@ -49,12 +49,12 @@ FeatureSet ToFeatureSet(cuda::SiftGpuResult&& result) {
   return features;
 }
 
-GpuSiftExtractor::GpuSiftExtractor(const FeatureOptions& options) : options_(options) {
+GpuSiftExtractor::GpuSiftExtractor(const FeatureOptions& options, int device) : options_(options) {
   options_.Check();
   SiftParams params;
   params.max_features = options.max_features;
   params.edge_test = options.edge_test;
-  sift_ = std::make_unique<cuda::SiftGpu>(MakeSiftGpuOptions(params, options));
+  sift_ = std::make_unique<cuda::SiftGpu>(MakeSiftGpuOptions(params, options), device);
 }
 
 FeatureSet GpuSiftExtractor::Extract(const GrayImage& image) {

@@ -22,8 +22,9 @@ FeatureSet ToFeatureSet(cuda::SiftGpuResult&& result);
 
 class GpuSiftExtractor : public FeatureExtractor {
  public:
-  // Throws InputError without a usable device or for an unavailable scale space.
-  explicit GpuSiftExtractor(const FeatureOptions& options);
+  // On CUDA device `device`. Throws InputError without a usable device or for an
+  // unavailable scale space.
+  explicit GpuSiftExtractor(const FeatureOptions& options, int device = 0);
   FeatureSet Extract(const GrayImage& image) override;
   int ConcurrentCalls() const override { return 1; }
   std::string Description() const override;

@@ -11,9 +11,13 @@ std::unique_ptr<FeatureExtractor> CreateSiftExtractor(const FeatureOptions& opti
   auto make_cpu = [options]() -> std::unique_ptr<FeatureExtractor> {
     return std::make_unique<CpuSiftExtractor>(options);
   };
-  if (!UseGpu(options.device)) return make_cpu();
+  const std::vector<int> devices = SelectGpus(options.device, options.gpus);
+  if (devices.empty()) return make_cpu();
   return std::make_unique<GpuFallbackExtractor>(
-      [&options]() -> std::unique_ptr<FeatureExtractor> { return std::make_unique<GpuSiftExtractor>(options); },
+      devices,
+      [&options](int device) -> std::unique_ptr<FeatureExtractor> {
+        return std::make_unique<GpuSiftExtractor>(options, device);
+      },
       make_cpu);
 }
 

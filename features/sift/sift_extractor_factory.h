@@ -1,5 +1,6 @@
-// Creates the project's own SIFT extractor: the CUDA implementation when options.device asks
-// for (or auto finds) a GPU, the CPU reference otherwise.
+// Creates the project's own SIFT extractor: the CUDA implementation on the GPUs of
+// options.gpus when options.device asks for (or auto finds) a GPU, the CPU reference
+// otherwise.
 #pragma once
 
 #include <memory>

@@ -44,6 +44,7 @@ const EnumNames<ComputeDevice>& DeviceNames() {
 
 ReconstructionOptions PipelineArgs::Finalize() const {
   ReconstructionOptions resolved = options;
+  resolved.run.gpus = ParseGpuSelection(gpus);
   resolved.extraction.features.edge_test = edge_test;
   resolved.extraction.features.upsample = upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
   resolved.cameras.model = CameraModelFromName(camera_model);
@@ -74,6 +75,16 @@ void AddRunOptions(CLI::App& app, PipelineArgs* args) {
   AddEnumOption(app, "--on-option-change", &args->options.on_option_change, kPolicyNames,
                 "When the database holds results computed with other options: stop (with a "
                 "message naming the option) or redo those stages");
+}
+
+void AddGpusOption(CLI::App& app, PipelineArgs* args) {
+  app.add_option("--gpus", args->gpus,
+                 "GPUs feature extraction and descriptor matching spread over, one image or block "
+                 "of pairs per GPU at a time: all (every visible GPU), N (the first N) or a list "
+                 "of device indices (0,2); CUDA_VISIBLE_DEVICES applies first. Same results "
+                 "whatever the GPUs; KLT tracking and bundle adjustment use one GPU")
+      ->type_name("all|N|LIST")
+      ->capture_default_str();
 }
 
 void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required) {

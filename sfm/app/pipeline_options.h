@@ -20,6 +20,7 @@ struct PipelineArgs {
   std::string camera_model = "SIMPLE_RADIAL";
   std::string upsample = "auto";
   std::string gps_altitude_datum = "auto";  // or a VerticalDatumKey
+  std::string gpus = "all";  // --gpus, parsed by Finalize
   bool edge_test = true;
   MatcherChoice matcher = MatcherChoice::kAuto;
 
@@ -32,6 +33,8 @@ const EnumNames<ComputeDevice>& DeviceNames();
 
 // --device, --threads, --seed, --on-option-change.
 void AddRunOptions(CLI::App& app, PipelineArgs* args);
+// --gpus (the sub-commands that extract or match).
+void AddGpusOption(CLI::App& app, PipelineArgs* args);
 // --database PATH; `required` for the stage sub-commands, optional for reconstruct.
 void AddDatabaseOption(CLI::App& app, PipelineArgs* args, bool required);
 // Features and cameras: --features, --max-image-size, --max-features, --upsample,

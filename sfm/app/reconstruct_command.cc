@@ -22,7 +22,7 @@ int Run(const ReconstructArgs& args, const std::string& command_line) {
   const std::string database = args.pipeline.database_path.empty()
                                    ? (std::filesystem::path(args.out_dir) / "database.db").string()
                                    : args.pipeline.database_path;
-  RunDescription run{args.images_dir, ComputeDeviceSummary(options.run.device), command_line};
+  RunDescription run{args.images_dir, ComputeDeviceSummary(options.run.device, options.run.gpus), command_line};
   PROJ_LOG(kInfo, "device: " << run.device);
   ReconstructionResult result = ReconstructFolder(options, args.images_dir, database);
   return FinishReconstruction(&result, run, args.out_dir, args.images_dir, options.run.num_threads);
@@ -38,6 +38,7 @@ CommandRunner AddReconstructCommand(CLI::App& app) {
   app.add_option("-o,--output", args->out_dir, "Output folder (created if missing)")->required();
   AddDatabaseOption(app, &args->pipeline, /*required=*/false);
   AddRunOptions(app, &args->pipeline);
+  AddGpusOption(app, &args->pipeline);
   AddExtractionOptions(app, &args->pipeline);
   AddMatchingOptions(app, &args->pipeline, /*with_klt=*/true);
   AddMapperOptions(app, &args->pipeline);

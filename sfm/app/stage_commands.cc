@@ -17,6 +17,7 @@ struct StageArgs {
   std::string images_dir;
   std::string out_dir;
   PipelineArgs pipeline;
+  bool no_verify = false;
 };
 
 }  // namespace
@@ -28,10 +29,11 @@ CommandRunner AddExtractCommand(CLI::App& app) {
       ->required();
   AddDatabaseOption(app, &args->pipeline, /*required=*/true);
   AddRunOptions(app, &args->pipeline);
+  AddGpusOption(app, &args->pipeline);
   AddExtractionOptions(app, &args->pipeline);
   return [args]() {
     const ReconstructionOptions options = args->pipeline.Finalize();
-    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device));
+    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
     ReconstructionResult result;
     const std::vector<int> ids = RunExtractionStage(options, args->images_dir, &database, &result);
@@ -48,17 +50,26 @@ CommandRunner AddMatchCommand(CLI::App& app) {
   auto args = std::make_shared<StageArgs>();
   AddDatabaseOption(app, &args->pipeline, /*required=*/true);
   AddRunOptions(app, &args->pipeline);
+  AddGpusOption(app, &args->pipeline);
   AddMatchingOptions(app, &args->pipeline, /*with_klt=*/false);
+  app.add_flag("--no-verify", args->no_verify,
+               "Match descriptors only, without geometric verification; a later sfm match or "
+               "sfm reconstruct on this database verifies the pairs, reusing the matches [off]");
   return [args]() {
     const ReconstructionOptions options = args->pipeline.Finalize();
-    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device));
+    PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
     ReconstructionResult result;
-    RunMatchingStages(options, ImageIdsInNameOrder(database), &database, &result);
+    RunMatchingStages(options, ImageIdsInNameOrder(database), &database, &result, !args->no_verify);
     const ReconstructionStatistics& s = result.statistics;
     std::cout << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
-              << " reused), verified " << s.num_pairs_verified_now << " ("
-              << s.num_pairs_verify_reused << " reused)" << std::endl;
+              << " reused), ";
+    if (!args->no_verify) {
+      std::cout << "verified " << s.num_pairs_verified_now << " (" << s.num_pairs_verify_reused
+                << " reused)" << std::endl;
+    } else {
+      std::cout << "not verified (--no-verify)" << std::endl;
+    }
     return kExitSuccess;
   };
 }

@@ -1,4 +1,5 @@
 target_sources(proj_sfm PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/database_digest.cc
   ${CMAKE_CURRENT_LIST_DIR}/database_encoding.cc
   ${CMAKE_CURRENT_LIST_DIR}/database_file_check.cc
   ${CMAKE_CURRENT_LIST_DIR}/database_schema.cc

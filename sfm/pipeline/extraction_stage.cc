@@ -200,7 +200,7 @@ class OrderedImageWriter {
 
 ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOptions& camera_options,
                                 OptionChangePolicy policy, const std::vector<std::string>& paths,
-                                SceneDatabase* database) {
+                                SceneDatabase* database, FeatureExtractor* given_extractor) {
   options.Check();
   camera_options.Check();
   ExtractionSummary summary;
@@ -285,7 +285,12 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
     transaction.Commit();
   }
 
-  auto extractor = to_extract.empty() ? nullptr : CreateFeatureExtractor(options.features);
+  std::unique_ptr<FeatureExtractor> created;
+  FeatureExtractor* extractor = to_extract.empty() ? nullptr : given_extractor;
+  if (!to_extract.empty() && extractor == nullptr) {
+    created = CreateFeatureExtractor(options.features);
+    extractor = created.get();
+  }
   summary.extractor_description = extractor ? extractor->Description() : "none needed";
   PROJ_LOG(kInfo, "extraction: " << paths.size() << " files, "
                                  << std::count(reused.begin(), reused.end(), true)
@@ -304,7 +309,7 @@ ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOp
         std::optional<ImageRecord> record;
         std::string error;
         try {
-          record = DecodeAndExtract(options, extractor.get(), serialize, paths[i]);
+          record = DecodeAndExtract(options, extractor, serialize, paths[i]);
         } catch (const InputError& e) {
           error = e.what();
         }

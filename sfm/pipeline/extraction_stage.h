@@ -1,15 +1,18 @@
 // Stage 1 of the pipeline: brings the scene database in line with a folder of photos.
 // Images already in the database with an unchanged file (size and modification time) and
 // features extracted with the same options keep their ids and features; new and changed
-// files are decoded and their features extracted (in parallel; on the GPU when there is
-// one); images whose file left the folder are removed with their pairs. Unreadable files are
-// recorded with their reason and skipped, and not tried again while they stay unchanged.
+// files are decoded and their features extracted (in parallel; on the GPUs when there are
+// some, each image on whichever GPU is free); images whose file left the folder are removed
+// with their pairs. Unreadable files are recorded with their reason and skipped, and not
+// tried again while they stay unchanged.
 //
 // Image ids follow name order among the images that are new in a run: results are written
-// in name order (a worker that finishes early waits for its predecessors), in transactions
-// committed every half second, so a run killed at any moment keeps every image written
-// before, and re-running assigns the ids an uninterrupted run would have. Colours are not
-// sampled here (see output_writer.h); descriptors are not kept in memory after writing.
+// in name order (an image finished early waits in a reorder buffer for its predecessors),
+// so the database is the same whatever the number of GPUs and the order images finish in.
+// Writes go in transactions committed every half second, so a run killed at any moment
+// keeps every image written before, and re-running assigns the ids an uninterrupted run
+// would have. Colours are not sampled here (see output_writer.h); descriptors are not kept
+// in memory after writing.
 #pragma once
 
 #include <mutex>
@@ -49,10 +52,13 @@ struct ExtractionSummary {
   std::string extractor_description;
 };
 
-// `paths`: the folder's image files in name order (ListImageFiles).
+// `paths`: the folder's image files in name order (ListImageFiles). `extractor`: null for
+// CreateFeatureExtractor(options.features) (tests give their own). Images are decoded on
+// options.num_threads threads; an extractor with ConcurrentCalls() > 1 (one per GPU of
+// several) extracts that many at once, else one at a time.
 ExtractionSummary ExtractFolder(const ExtractionOptions& options, const CameraOptions& cameras,
                                 OptionChangePolicy policy, const std::vector<std::string>& paths,
-                                SceneDatabase* database);
+                                SceneDatabase* database, FeatureExtractor* extractor = nullptr);
 
 // Decodes `path` and extracts its features at options.max_image_size (keypoints in original
 // pixels). `extractor_mutex` (null for extractors that take concurrent calls) is held around

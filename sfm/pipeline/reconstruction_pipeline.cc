@@ -18,6 +18,7 @@ namespace proj {
 
 void ReconstructionOptions::Check() const {
   PROJ_REQUIRE(run.num_threads >= 0, "--threads must be >= 0 (got " << run.num_threads << ")");
+  SelectGpus(run.device, run.gpus);  // --gpus naming GPUs that are not there: refused before any work
   video.Check();
   if (correspondences == CorrespondenceSource::kKltTracks) klt.Check();
   if (correspondences == CorrespondenceSource::kDescriptors || keyframe_sift.enabled) {
@@ -45,6 +46,8 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
   ReconstructionOptions resolved = *this;
   resolved.extraction.features.device = run.device;
   resolved.matching.device = run.device;
+  resolved.extraction.features.gpus = run.gpus;
+  resolved.matching.gpus = run.gpus;
   resolved.klt.sequence.device = run.device;
   resolved.extraction.features.num_threads = run.num_threads;
   resolved.extraction.num_threads = run.num_threads;
@@ -137,7 +140,7 @@ std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const 
 }
 
 void RunMatchingStages(const ReconstructionOptions& options, const std::vector<int>& image_ids,
-                       SceneDatabase* database, ReconstructionResult* result) {
+                       SceneDatabase* database, ReconstructionResult* result, bool verify) {
   if (database->ReadStageOptions("klt")) {
     PROJ_LOG(kInfo, "matching: the database holds KLT tracks, already verified");
     return;
@@ -169,6 +172,7 @@ void RunMatchingStages(const ReconstructionOptions& options, const std::vector<i
   result->statistics.num_putative_matches = matching.num_putative_matches;
   result->statistics.num_pairs_matched_now = matching.num_matched;
   result->statistics.num_pairs_match_reused = matching.num_reused;
+  if (!verify) return;
 
   timer.Restart();
   StageOptions upstream = MatchingFingerprint(options.matching);

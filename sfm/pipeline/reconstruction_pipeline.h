@@ -60,6 +60,7 @@ enum class KeyframeMode { kAuto, kOn, kOff };
 // Options of the whole run, declared once and given to every stage by Resolve().
 struct RunOptions {
   ComputeDevice device = ComputeDevice::kAuto;  // extraction, matching, KLT tracking
+  GpuSelection gpus;  // GPUs extraction and matching spread over (--gpus; all by default)
   int num_threads = 0;                          // CPU threads of every stage; 0 = all
   uint64_t seed = 0;                            // RANSAC seeds of verification and mapping
 };
@@ -156,9 +157,10 @@ struct ReconstructionResult {
 std::vector<int> RunExtractionStage(const ReconstructionOptions& options, const std::string& images_dir,
                                     SceneDatabase* database, ReconstructionResult* result);
 // Matching and verification of the pairs of `image_ids` (name order) that pair selection
-// picks. Nothing to do for a database filled by KLT.
+// picks; `verify` false matches only (a later run verifies, reusing the matches). Nothing to
+// do for a database filled by KLT.
 void RunMatchingStages(const ReconstructionOptions& options, const std::vector<int>& image_ids,
-                       SceneDatabase* database, ReconstructionResult* result);
+                       SceneDatabase* database, ReconstructionResult* result, bool verify = true);
 // Loads the view graph of `image_ids` (all images when empty) and maps it.
 void RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
                      const SceneDatabase& database, ReconstructionResult* result);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -165,6 +166,28 @@ TEST(Cli, GpuBundleAdjustmentWithoutGpuIsAClearError) {
   EXPECT_NE(help.output.find("--ba-solver auto|ceres|cpu|gpu"), std::string::npos) << help.output;
 }
 
+TEST(Cli, BadGpusValuesAreNamedWithExitCode2) {
+  const std::string dir = testing::MakeTempDir("cli_gpus");
+  fs::create_directories(dir + "/images");
+  const std::pair<std::string, std::string> cases[] = {
+      {"reconstruct " + dir + "/images -o " + dir + "/out --gpus two", "--gpus 'two': expected all, a number"},
+      {"extract " + dir + "/images --database " + dir + "/db.db --gpus 0,0", "--gpus 0,0: a device is listed twice"},
+      {"match --database " + dir + "/db.db --gpus 0", "--gpus 0: the number of GPUs must be at least 1"},
+      {"extract " + dir + "/images --database " + dir + "/db.db --device cpu --gpus 2",
+       "--gpus 2 asks for GPUs but --device cpu runs on the CPU"},
+      {"extract " + dir + "/images --database " + dir + "/db.db --gpus 64", "--gpus 64"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const RunResult run = RunSfm(arguments);
+    EXPECT_EQ(run.exit_code, 2) << arguments << "\n" << run.output;
+    EXPECT_NE(run.output.find(message), std::string::npos) << arguments << "\n" << run.output;
+  }
+  for (const std::string command : {"reconstruct", "extract", "match"}) {
+    const RunResult help = RunSfm(command + " --help");
+    EXPECT_NE(help.output.find("--gpus all|N|LIST"), std::string::npos) << help.output;
+  }
+}
+
 TEST(Cli, KeyframeSiftWithoutKltIsExitCode2) {
   const std::string dir = testing::MakeTempDir("cli_keyframe_sift");
   fs::create_directories(dir + "/images");
@@ -186,9 +209,14 @@ TEST(Cli, StagesRunApartOnOneDatabase) {
   const RunResult extract = RunSfm("extract " + dir + "/images" + common + " --max-features 2048");
   ASSERT_EQ(extract.exit_code, 0) << extract.output;
   EXPECT_NE(extract.output.find("extracted 12 images"), std::string::npos) << extract.output;
-  const RunResult match = RunSfm("match" + common);
+  const RunResult match = RunSfm("match" + common + " --no-verify");
   ASSERT_EQ(match.exit_code, 0) << match.output;
-  EXPECT_NE(match.output.find("matched 66 pairs (0 reused)"), std::string::npos) << match.output;
+  EXPECT_NE(match.output.find("matched 66 pairs (0 reused), not verified (--no-verify)"), std::string::npos)
+      << match.output;
+  const RunResult verify = RunSfm("match" + common);
+  ASSERT_EQ(verify.exit_code, 0) << verify.output;
+  EXPECT_NE(verify.output.find("matched 0 pairs (66 reused), verified 66 (0 reused)"), std::string::npos)
+      << verify.output;
   const RunResult again = RunSfm("match" + common);
   EXPECT_NE(again.output.find("matched 0 pairs (66 reused), verified 0 (66 reused)"), std::string::npos)
       << again.output;

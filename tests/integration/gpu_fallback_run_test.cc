@@ -1,7 +1,7 @@
 // A GPU failing during `sfm reconstruct --device gpu` (device memory capped by
 // SFM_GPU_MEMORY_LIMIT_MB, or a launch failed by SFM_GPU_FAIL_AT_CALL): the run must finish,
 // warn naming the stage and the CUDA error, and give the model of a CPU run within
-// tolerance. Skips without a GPU.
+// tolerance (on several GPUs the failed GPU's work goes to another). Skips without a GPU.
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -38,8 +38,9 @@ TEST(GpuFallbackRun, GpuFailuresFallBackToTheCpuAndGiveTheCpuModel) {
   ASSERT_EQ(ReportNumber(cpu, "registered_images"), 12);
 
   const std::vector<FaultCase> cases = {
-      {"SFM_GPU_MEMORY_LIMIT_MB", "1", "the GPU failed (cudaErrorMemoryAllocation"},
-      {"SFM_GPU_FAIL_AT_CALL", "300", "the GPU failed (cudaErrorLaunchFailure"},
+      // With several GPUs the failed call's GPU is named and its work goes to another GPU.
+      {"SFM_GPU_MEMORY_LIMIT_MB", "1", "failed (cudaErrorMemoryAllocation"},
+      {"SFM_GPU_FAIL_AT_CALL", "300", "failed (cudaErrorLaunchFailure"},
   };
   for (const FaultCase& c : cases) {
     SCOPED_TRACE(c.variable + "=" + c.value);
@@ -55,7 +56,7 @@ TEST(GpuFallbackRun, GpuFailuresFallBackToTheCpuAndGiveTheCpuModel) {
     const double points = static_cast<double>(ReportNumber(report, "points"));
     const double cpu_points = static_cast<double>(ReportNumber(cpu, "points"));
     EXPECT_NEAR(points, cpu_points, 0.03 * cpu_points);
-    const size_t warning = log.find("the GPU failed");
+    const size_t warning = log.find(c.expected_warning);
     if (warning == std::string::npos) continue;
     std::cout << c.variable << "=" << c.value << ": " << ReportNumber(report, "points") << " points (cpu "
               << ReportNumber(cpu, "points") << "); "

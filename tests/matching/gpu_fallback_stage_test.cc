@@ -78,7 +78,8 @@ TEST(GpuFallbackExtractor, ImageTheGpuFailedOnAndLaterOnesComeFromTheCpu) {
 class FakeGpuMatcher : public DescriptorMatcher {
  public:
   explicit FakeGpuMatcher(int fail_at_call) : fail_at_(fail_at_call) {}
-  std::vector<std::vector<FeatureMatch>> MatchPairs(const std::vector<FeatureSet>&,
+  using DescriptorMatcher::MatchPairs;
+  std::vector<std::vector<FeatureMatch>> MatchPairs(const FeatureSetViews&,
                                                     const std::vector<ImagePair>& pairs,
                                                     Progress* progress) override {
     for (size_t p = 0; p < pairs.size() / 2; ++p) {
