@@ -354,6 +354,60 @@ TEST(KltGpuTracker, AffineRefinementMatchesCpuUnderZoom) {
   EXPECT_NEAR(static_cast<double>(gpu_old.size()), static_cast<double>(cpu_old.size()), 0.1 * cpu_old.size());
 }
 
+// Every KLT kernel on small frames, for compute-sanitizer (scripts/gpu_sanitize.sh): 8-bit
+// and float uploads, the pyramid, selection (with the mask of surviving tracks at the
+// reselection of frame 5), tracking with both window templates (<= 21 and 31) and the
+// compaction. Bytes and floats must give the same features, close to the CPU tracker's, and
+// the tracks must follow the true motion.
+TEST(KltGpuTracker, SmallSequenceRunsEveryKernelAtBothWindowSizes) {
+  PROJ_SKIP_WITHOUT_GPU();
+  constexpr int kSmallWidth = 256, kSmallHeight = 192, kFrames = 7;
+  const auto texture = MakeSyntheticTexture(kSmallWidth + 2 * testing::kKltTextureMargin,
+                                            kSmallHeight + 2 * testing::kKltTextureMargin, 31);
+  for (const int window : {21, 31}) {
+    SCOPED_TRACE(::testing::Message() << "window " << window);
+    KltOptions options;
+    options.max_features = 80;
+    options.window_size = window;
+    options.num_levels = 3;
+    auto from_float = CreateKltTracker(options, ComputeDevice::kGpu);
+    auto from_bytes = CreateKltTracker(options, ComputeDevice::kGpu);
+    auto cpu = CreateKltCpuTracker(options);
+    std::vector<KltFeature> previous;
+    SimilarityMotion previous_motion;
+    std::set<int> frames_with_new_tracks;
+    std::vector<double> errors;
+    for (int f = 0; f < kFrames; ++f) {
+      const SimilarityMotion motion = testing::KltSequenceMotion(kSmallWidth, kSmallHeight, f);
+      const GrayImage rendered = RenderFrame(texture, motion, kSmallWidth, kSmallHeight);
+      std::vector<uint8_t> bytes(rendered.pixels.size());
+      for (size_t p = 0; p < bytes.size(); ++p) {
+        bytes[p] = static_cast<uint8_t>(std::lround(std::clamp(rendered.pixels[p], 0.0f, 1.0f) * 255));
+      }
+      const KltFrame8 frame8{bytes.data(), kSmallWidth, kSmallHeight};
+      GrayImage frame;
+      ToFloatFrame(frame8, &frame);
+      const std::vector<KltFeature> expected = from_float->ProcessFrame(frame);
+      const std::vector<KltFeature> features = from_bytes->ProcessFrame(frame8);
+      ASSERT_EQ(features.size(), expected.size()) << "frame " << f;
+      for (size_t k = 0; k < features.size(); ++k) {
+        ASSERT_EQ(features[k].track_id, expected[k].track_id) << "frame " << f;
+        ASSERT_EQ(features[k].x, expected[k].x) << "frame " << f << " feature " << k;
+        ASSERT_EQ(features[k].y, expected[k].y) << "frame " << f << " feature " << k;
+      }
+      const size_t cpu_count = cpu->ProcessFrame(frame).size();
+      EXPECT_NEAR(static_cast<double>(features.size()), static_cast<double>(cpu_count), 0.1 * cpu_count + 2);
+      ASSERT_NO_FATAL_FAILURE(testing::CheckSequenceStep(previous, previous_motion, features, motion, f,
+                                                         &frames_with_new_tracks, &errors));
+      previous = features;
+      previous_motion = motion;
+    }
+    EXPECT_GE(previous.size(), 40u);
+    EXPECT_TRUE(frames_with_new_tracks.count(5)) << "no reselection beside surviving tracks";
+    EXPECT_LT(Median(errors), 0.1);
+  }
+}
+
 TEST(KltGpuTracker, RejectsMismatchedFrames) {
   PROJ_SKIP_WITHOUT_GPU();
   auto gpu = CreateKltTracker(KltOptions{}, ComputeDevice::kGpu);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "core/check.h"
@@ -201,6 +202,51 @@ TEST(SiftGpu, PipelinedAndByteInputsGiveTheSameFeatures) {
   const cuda::SiftGpuResult c = sift.Extract(same);
   EXPECT_NEAR(c.keypoints.size(), b.keypoints.size(), 2);
   for (size_t i = 0; i < 100; ++i) EXPECT_EQ(c.keypoints[i].response, b.keypoints[i].response);
+}
+
+// The test above on a 320x240 crop, with and without the upsampled first octave (both branches
+// of the input kernel, for bytes and floats) and in the trilateral scale space (its difference
+// kernel): every SIFT kernel on an input small enough for compute-sanitizer
+// (scripts/gpu_sanitize.sh).
+TEST(SiftGpu, ByteAndFloatInputsAgreeOnSmallCrop) {
+  PROJ_REQUIRE_GPU();
+  PROJ_REQUIRE_SHARED_DATASET(path, "strecha/fountain-P11/images/0001.jpg");
+  const GrayImage crop = testing::CropImage(testing::LoadGrayJpeg(path), 900, 700, 320, 240);
+  std::vector<uint8_t> bytes(crop.pixels.size());
+  GrayImage from_bytes = crop;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = static_cast<uint8_t>(std::lround(crop.pixels[i] * 255));
+    from_bytes.pixels[i] = bytes[i] / 255.0f;
+  }
+  const cuda::ImageView byte_view{nullptr, bytes.data(), crop.width, crop.height};
+  const cuda::ImageView float_view{from_bytes.pixels.data(), nullptr, crop.width, crop.height};
+  const std::pair<int, cuda::SiftGpuScaleSpace> configs[] = {
+      {1, cuda::SiftGpuScaleSpace::kGaussian},
+      {0, cuda::SiftGpuScaleSpace::kGaussian},
+      {0, cuda::SiftGpuScaleSpace::kTrilateral}};
+  for (const auto& [upsample, scale_space] : configs) {
+    SCOPED_TRACE(::testing::Message() << "upsample " << upsample << ", scale space "
+                                      << static_cast<int>(scale_space));
+    cuda::SiftGpuOptions options;
+    options.upsample = upsample;
+    options.scale_space = scale_space;
+    cuda::SiftGpu sift(options);
+    const cuda::SiftGpuResult a = sift.Extract(byte_view);
+    // Both staging slots in use, then both retrieved.
+    sift.Enqueue(float_view);
+    sift.Enqueue(byte_view);
+    const cuda::SiftGpuResult b = sift.Retrieve();
+    const cuda::SiftGpuResult a2 = sift.Retrieve();
+    ASSERT_GT(a.keypoints.size(), 100u);
+    ASSERT_EQ(a.descriptors.size(), a.keypoints.size() * 128);
+    // As above: counts within 2 (float atomics order ties), the strongest identical.
+    EXPECT_NEAR(b.keypoints.size(), a.keypoints.size(), 2);
+    EXPECT_NEAR(a2.keypoints.size(), a.keypoints.size(), 2);
+    for (size_t i = 0; i < 50; ++i) {
+      EXPECT_EQ(b.keypoints[i].response, a.keypoints[i].response);
+      EXPECT_EQ(a2.keypoints[i].response, a.keypoints[i].response);
+    }
+  }
 }
 
 TEST(SiftGpu, RespectsMaxFeaturesAndEmptyInput) {

@@ -192,6 +192,36 @@ TEST(TrilateralGpu, LargeWindowsUseTheExactDiskCut) {
   }
 }
 
+// Every kernel and template of the filter on one small image (the compute-sanitizer selection
+// of scripts/gpu_sanitize.sh): all methods and schedules, exact and fast math. The smooth
+// shading lets pixels reach levels >= 4, which the warp path of the optimised detail kernel
+// takes, next to the edges' small levels, which its thread path takes.
+TEST(TrilateralGpu, SmallImageRunsEveryKernelAndMatchesCpu) {
+  PROJ_REQUIRE_GPU();
+  const int width = 64, height = 48;
+  std::vector<float> image(static_cast<size_t>(width) * height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      image[y * width + x] = 0.4f + 0.1f * std::sin(0.07f * x + 0.05f * y) + (x > 40 && y > 30 ? 0.3f : 0.f);
+    }
+  }
+  cuda::TrilateralFilterGpu gpu;
+  for (const bool fast_math : {false, true}) {
+    for (const Config& config : kConfigs) {
+      if (fast_math && config.method == cuda::TrilateralGpuMethod::kPublished) continue;
+      SCOPED_TRACE(::testing::Message() << config.name << (fast_math ? ", fast math" : ""));
+      cuda::TrilateralGpuOptions options;
+      options.method = config.method;
+      options.detail_schedule = config.schedule;
+      options.fast_math = fast_math;
+      CompareWithCpu(gpu, image, width, height, options, fast_math ? 1e-4 : 1e-5);
+      const cuda::TrilateralGpuDiagnostics state = gpu.LastDiagnostics();
+      EXPECT_GE(*std::max_element(state.level.begin(), state.level.end()), 4);
+      EXPECT_LT(*std::min_element(state.level.begin(), state.level.end()), 4);
+    }
+  }
+}
+
 TEST(TrilateralGpu, FastMathErrorIsSmall) {
   PROJ_REQUIRE_GPU();
   const std::vector<float> image = SceneImage(256, 192, 5);

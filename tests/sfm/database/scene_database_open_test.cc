@@ -49,7 +49,7 @@ TEST(SceneDatabaseOpen, DirectoryAsPath) {
 
 TEST(SceneDatabaseOpen, FilesThatAreNotSqlite) {
   const std::string folder = testing::MakeTempDir("scene_database/not_sqlite");
-  const std::string jpeg_start("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01", 18);
+  const std::string jpeg_start("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01", 18);
   const std::pair<std::string, std::string> files[] = {
       {folder + "/notes.txt", "camera 1: 4000 x 3000\nimages: 120\n"},
       {folder + "/photo.jpg", jpeg_start + std::string(4000, '\x5a')},
