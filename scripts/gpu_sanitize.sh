@@ -22,7 +22,8 @@
 #  sift_gpu_test         ByteAndFloatInputsAgreeOnSmallCrop (320x240; upsampled, not, and the
 #                        trilateral scale space): PrepareInput (bytes, floats, both branches),
 #                        Blur (the radii of the default sigmas and both first blurs),
-#                        Decimate, Difference, Detect, Orientation, Descriptor, CUB sort;
+#                        Decimate, Difference, Detect, Orientation, Descriptor, CUB sort,
+#                        OrderTies (sift_order.cu);
 #                        MatchesCpuOnStrechaCrop: the same against the CPU SIFT (640x480).
 #  matching_gpu_test     RecoversAPermutation (3000 x 3000): Normalize, BestTwo, Finalize.
 #  trilateral_gpu_test   SmallImageRunsEveryKernelAndMatchesCpu (64x48) and the 8x8 worked
@@ -35,9 +36,12 @@
 #  klt_gpu_test          SmallSequenceRunsEveryKernelAtBothWindowSizes (256x192, 7 frames):
 #                        EightBitToLevel, PyramidDown, PaintMask, MinEigen, Candidates, Rank,
 #                        SuppressionRound, KeptFlags, WriteCorners, LucasKanade<21, 31>,
-#                        KeepFlags, ScatterKept, CUB sort and scan.
+#                        KeepFlags, ScatterKept, CUB sort and scan;
+#                        AffineRefinementMatchesCpuUnderZoom (640x480, 12 frames): the drift
+#                        correction's affine refinement (klt_affine_refine.cu).
 #  ba_gpu_test           MatchesCpuOnSyntheticSceneForEachLoss (10 images, 3 losses) and
-#                        LocalConfigWithConstantsMatchesCpu: every kernel of cuda/ba.
+#                        LocalConfigWithConstantsMatchesCpu: every kernel of cuda/ba;
+#                        PriorsOnALocalConfigMatchCpu: the position and focal prior terms.
 # (trilateral_detail_emulation_test runs device code on the host: nothing to instrument.)
 set -uo pipefail
 bin_dir=${1:?usage: gpu_sanitize.sh BIN_DIR [BINARY[:GTEST_FILTER]...]}; shift
@@ -47,8 +51,8 @@ runs=("$@")
   "matching_gpu_test:DescriptorMatcherGpu.RecoversAPermutation:DescriptorMatcherGpu.RejectsUnknownSets"
   "trilateral_gpu_test:TrilateralGpu.WorkedExampleMatchesCpu:TrilateralGpu.SmallImageRunsEveryKernelAndMatchesCpu:TrilateralGpu.ConstantImageAndGuard"
   "trilateral_level_test:*"
-  "klt_gpu_test:KltGpuTracker.SmallSequenceRunsEveryKernelAtBothWindowSizes"
-  "ba_gpu_test:BundleAdjusterGpu.MatchesCpuOnSyntheticSceneForEachLoss:BundleAdjusterGpu.LocalConfigWithConstantsMatchesCpu")
+  "klt_gpu_test:KltGpuTracker.SmallSequenceRunsEveryKernelAtBothWindowSizes:KltGpuTracker.AffineRefinementMatchesCpuUnderZoom"
+  "ba_gpu_test:BundleAdjusterGpu.MatchesCpuOnSyntheticSceneForEachLoss:BundleAdjusterGpu.LocalConfigWithConstantsMatchesCpu:BundleAdjusterGpu.PriorsOnALocalConfigMatchCpu")
 tools=${TOOLS:-memcheck racecheck}
 timeout_s=${SANITIZE_TIMEOUT:-90}
 logs=${SANITIZE_LOGS:-$(mktemp -d)}
