@@ -26,13 +26,13 @@
 #   SFM=.device-flight/bin/sfm PHASE=reconstruct LIMIT_S=540 RESULTS_DIR=$OUT \
 #     bash bench/drone_flight.sh 1000 build-flight/f1000 gpu
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)  # not "here": the bundle's env.sh sets that
 count=${1:-150}
 out=${2:-/tmp/bench_flight}
 device=${3:-auto}
 width=${4:-1280}
 height=${5:-960}
-sfm=${SFM:-$here/build/bin/sfm}
+sfm=${SFM:-$repo/build/bin/sfm}
 phase=${PHASE:-all}
 nice_level=${NICE:-0}
 threads=()
@@ -96,7 +96,7 @@ print("stages (s): " + ", ".join(f"{k} {v:.1f}" for k, v in stages.items() if ".
 print("mapping steps (s): " + ", ".join(f"{k[8:]} {v:.1f}" for k, v in stages.items() if k.startswith("mapping.")))
 PY
     "$sfm" evaluate "$out/recon/model" --gt "$out/flight/gt_dense_cameras" 2>/dev/null | head -3 | tee -a "$summary" || true
-    python3 "$here/bench/flight_georeference_error.py" "$out/recon" "$out/flight" | tee -a "$summary" || true
+    python3 "$repo/bench/flight_georeference_error.py" "$out/recon" "$out/flight" | tee -a "$summary" || true
   fi
 fi
 if [ -n "${RESULTS_DIR:-}" ]; then

@@ -68,13 +68,38 @@ void IncrementalMapper::SetMaxReprojErrorPx(double max_reproj_error_px) {
 
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair, &summary_.cpu_times.initial_pair);
+  if (TryInitialPairs()) return true;
+  // No pair of keyframes starts a model (in forward motion, the widest pairs may span a stop
+  // whose frames are not keyframes): any pair may, and its two frames become keyframes.
+  std::vector<char> keyframe(scene_.images.size());
+  bool all_keyframes = true;
+  for (size_t i = 0; i < scene_.images.size(); ++i) {
+    keyframe[i] = scene_.images[i].keyframe;
+    all_keyframes = all_keyframes && keyframe[i];
+  }
+  if (all_keyframes) return false;
+  PROJ_LOG(kInfo, "no initial pair of keyframes; trying pairs with other frames");
+  return TryInitialPairs(&keyframe);
+}
+
+bool IncrementalMapper::TryInitialPairs(const std::vector<char>* keyframe) {
+  // With `keyframe` (the frames' flags), every frame is a candidate and only the chosen pair's
+  // frames keep the flag set.
+  for (SceneImage& image : scene_.images) image.keyframe = image.keyframe || keyframe != nullptr;
   const std::vector<const VerifiedPair*> candidates =
       InitialPairCandidates(pairs_, scene_, options_.init_min_tri_angle_deg,
                             options_.init_max_candidates);
+  const auto restore_flags = [&] {
+    if (keyframe == nullptr) return;
+    for (size_t i = 0; i < scene_.images.size(); ++i) scene_.images[i].keyframe = (*keyframe)[i];
+  };
+  restore_flags();
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
        angle /= 2) {
     for (const VerifiedPair* pair : candidates) {
+      scene_.images[pair->pair.image1].keyframe = scene_.images[pair->pair.image2].keyframe = true;
       if (RegisterInitialPair(*pair, angle)) return true;
+      restore_flags();
     }
     PROJ_LOG(kInfo, "no initial pair with a median triangulation angle of " << angle
                                                                             << " deg; relaxing");

@@ -70,7 +70,8 @@ class IncrementalMapper {
 
   // Tries the best-conditioned verified pairs (InitialPairCandidates), relaxing the wanted median
   // triangulation angle from init_min_tri_angle_deg by halves down to
-  // init_lowest_tri_angle_deg, and registers the first that works. False when none does.
+  // init_lowest_tri_angle_deg, and registers the first that works: pairs of keyframes first,
+  // then, if none works, any pair (its frames become keyframes). False when none does.
   bool FindAndRegisterInitialPair();
   // Registers both images of `pair` (the first at the origin) and triangulates their tracks
   // when the pair's median triangulation angle is >= min_angle_deg and at least
@@ -121,6 +122,9 @@ class IncrementalMapper {
   size_t NumObservations() const;  // in the scene's points; O(points)
 
  private:
+  // FindAndRegisterInitialPair's search over the keyframe pairs, or with `keyframe` (every
+  // frame's flag) over all pairs.
+  bool TryInitialPairs(const std::vector<char>* keyframe = nullptr);
   // Points of the track created or extended (kInvalidId if none); adds to *added the
   // observations added.
   int TriangulateOrExtend(int track_id, int* added);
