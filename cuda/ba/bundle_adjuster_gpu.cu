@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -431,9 +432,19 @@ float BundleAdjusterGpu::last_solve_ms() const { return impl_->last_solve_ms; }
 BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem) {
   static std::mutex mutex;
   const std::lock_guard<std::mutex> lock(mutex);
-  // Made once and kept for the process (never destroyed: CUDA may be torn down before static
-  // destructors run), so later calls reuse its stream and grown buffers.
-  static BundleAdjusterGpu* const shared = new BundleAdjusterGpu(0);
+  // Made once and kept for the process, so later calls reuse its stream and grown buffers.
+  // Freed by an exit handler rather than a static destructor: registered after the CUDA
+  // runtime started (the constructor started it), the handler runs before the runtime's
+  // teardown, so the device memory is released while CUDA still can (compute-sanitizer's leak
+  // check counts memory left at exit).
+  static BundleAdjusterGpu* shared = nullptr;
+  if (shared == nullptr) {
+    shared = new BundleAdjusterGpu(0);
+    std::atexit([] {
+      delete shared;
+      shared = nullptr;
+    });
+  }
   return shared->Solve(options, problem);
 }
 

@@ -36,8 +36,9 @@ class BundleAdjusterGpu {
   std::unique_ptr<Impl> impl_;
 };
 
-// Solves on one process-wide BundleAdjusterGpu of device 0, made on the first call and kept,
-// so that successive adjustments (the mapper's many local ones) reuse its stream and buffers.
+// Solves on one process-wide BundleAdjusterGpu of device 0, made on the first call and kept
+// until exit, so that successive adjustments (the mapper's many local ones) reuse its stream
+// and buffers.
 // Calls from several threads are serialised.
 BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem);
 

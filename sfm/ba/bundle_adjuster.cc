@@ -214,17 +214,24 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
                              const BundleAdjustmentConfig& config, const Scene& scene,
                              BundleAdjustmentSummary* summary) {
   // Observations to adjust (those in front of their camera), and their squared errors' sum.
+  // Which points are listed, by id in a vector (kListedVariable/kListedConstant), not by set
+  // lookups: every keypoint of every listed image is tested.
+  constexpr char kListedVariable = 1, kListedConstant = 2;
+  std::vector<char> listed(scene.points.empty() ? 0 : scene.points.rbegin()->first + 1, 0);
+  for (int point_id : config.variable_point_ids) {
+    if (point_id >= 0 && point_id < static_cast<int>(listed.size())) listed[point_id] = kListedVariable;
+  }
+  for (int point_id : config.constant_point_ids) {
+    if (point_id >= 0 && point_id < static_cast<int>(listed.size())) listed[point_id] = kListedConstant;
+  }
   std::vector<Observation> observations;
   double squared_error_sum = 0;
-  auto point_listed = [&](int point_id) {
-    return config.variable_point_ids.count(point_id) || config.constant_point_ids.count(point_id);
-  };
   for (const std::set<int>* ids : {&config.variable_image_ids, &config.constant_pose_image_ids}) {
     for (int image_id : *ids) {
       const SceneImage& image = scene.images[image_id];
       for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
         const int point_id = image.point3d_ids[k];
-        if (point_id == kInvalidId || !point_listed(point_id)) continue;
+        if (point_id == kInvalidId || point_id >= static_cast<int>(listed.size()) || !listed[point_id]) continue;
         const Observation obs{image_id, static_cast<int>(k), point_id};
         const double squared_error = SquaredError(scene, obs);
         if (squared_error < 0) {
@@ -240,7 +247,7 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
   // Three or more constant points already fix the similarity, as do two constant poses.
   std::set<int> constant_points_used;
   for (const auto& obs : observations) {
-    if (config.constant_point_ids.count(obs.point_id)) constant_points_used.insert(obs.point_id);
+    if (listed[obs.point_id] == kListedConstant) constant_points_used.insert(obs.point_id);
   }
   std::set<int> constant_pose = config.constant_pose_image_ids;
   std::map<int, int> fixed_translation_coordinate;  // image id -> coordinate index
@@ -268,11 +275,25 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
   adjustment.observations = std::move(observations);
   adjustment.constant_pose = std::move(constant_pose);
   adjustment.fixed_translation_coordinate = std::move(fixed_translation_coordinate);
-  for (const auto& obs : adjustment.observations) {
-    const int camera_id = scene.images[obs.image_id].camera_id;
-    adjustment.used_cameras.insert(camera_id);
-    adjustment.used_points.insert(obs.point_id);
-    if (!adjustment.constant_pose.count(obs.image_id)) adjustment.pose_images.insert(obs.image_id);
+  {
+    // Sorted, deduplicated vectors first, then the sets from them in linear time.
+    std::vector<char> image_used(scene.images.size(), 0);
+    std::vector<int> used_points;
+    used_points.reserve(adjustment.observations.size());
+    for (const auto& obs : adjustment.observations) {
+      image_used[obs.image_id] = 1;
+      used_points.push_back(obs.point_id);
+    }
+    std::sort(used_points.begin(), used_points.end());
+    used_points.erase(std::unique(used_points.begin(), used_points.end()), used_points.end());
+    adjustment.used_points.insert(used_points.begin(), used_points.end());
+    for (int image_id = 0; image_id < static_cast<int>(image_used.size()); ++image_id) {
+      if (!image_used[image_id]) continue;
+      adjustment.used_cameras.insert(scene.images[image_id].camera_id);
+      if (!adjustment.constant_pose.count(image_id)) {
+        adjustment.pose_images.insert(adjustment.pose_images.end(), image_id);
+      }
+    }
   }
   for (int camera_id : adjustment.used_cameras) {
     const Camera& camera = scene.cameras[camera_id];
@@ -306,8 +327,8 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
   }
   summary->num_variable_images = static_cast<int>(adjustment.pose_images.size());
   for (int point_id : adjustment.used_points) {
-    if (config.constant_point_ids.count(point_id)) {
-      adjustment.constant_points.insert(point_id);
+    if (listed[point_id] == kListedConstant) {
+      adjustment.constant_points.insert(adjustment.constant_points.end(), point_id);
     } else {
       ++summary->num_variable_points;
     }
@@ -728,17 +749,25 @@ BundleAdjustmentConfig ConfigForLocal(const Scene& scene, int image_id, int max_
                    scene.images[image_id].registered,
                "ConfigForLocal: image " << image_id << " is not a registered image");
   PROJ_REQUIRE(max_neighbour_images >= 0, "ConfigForLocal: max_neighbour_images must be >= 0");
-  // Number of points each other registered image shares with image_id.
-  std::map<int, int> shared;
+  // Flags and counts in vectors by id, not sets: this runs before every local adjustment, on
+  // tens of thousands of observations.
+  const int num_images = static_cast<int>(scene.images.size());
+  // Number of points each other registered image shares with image_id (each image counted
+  // once per point: last_point remembers the point that counted it last).
+  std::vector<int> shared(num_images, 0), last_point(num_images, kInvalidId);
   for (int point_id : scene.images[image_id].point3d_ids) {
     if (point_id == kInvalidId) continue;
-    std::set<int> seen;  // count each image once per point
     for (const auto& element : scene.points.at(point_id).track) {
-      if (element.image_id == image_id || !scene.images[element.image_id].registered) continue;
-      if (seen.insert(element.image_id).second) ++shared[element.image_id];
+      const int other = element.image_id;
+      if (other == image_id || !scene.images[other].registered || last_point[other] == point_id) continue;
+      last_point[other] = point_id;
+      ++shared[other];
     }
   }
-  std::vector<std::pair<int, int>> ranked(shared.begin(), shared.end());  // (image, count)
+  std::vector<std::pair<int, int>> ranked;  // (image, count), by image id
+  for (int other = 0; other < num_images; ++other) {
+    if (shared[other] > 0) ranked.emplace_back(other, shared[other]);
+  }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   if (static_cast<int>(ranked.size()) > max_neighbour_images) ranked.resize(max_neighbour_images);
@@ -746,18 +775,27 @@ BundleAdjustmentConfig ConfigForLocal(const Scene& scene, int image_id, int max_
   BundleAdjustmentConfig config;
   config.variable_image_ids.insert(image_id);
   for (const auto& [neighbour, count] : ranked) config.variable_image_ids.insert(neighbour);
+  std::vector<char> is_variable(num_images, 0);
+  std::vector<int> points;
   for (int variable_image : config.variable_image_ids) {
+    is_variable[variable_image] = 1;
     for (int point_id : scene.images[variable_image].point3d_ids) {
-      if (point_id != kInvalidId) config.variable_point_ids.insert(point_id);
+      if (point_id != kInvalidId) points.push_back(point_id);
     }
   }
-  for (int point_id : config.variable_point_ids) {
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  config.variable_point_ids.insert(points.begin(), points.end());  // sorted: linear time
+  std::vector<char> is_constant(num_images, 0);
+  for (int point_id : points) {
     for (const auto& element : scene.points.at(point_id).track) {
-      if (scene.images[element.image_id].registered &&
-          !config.variable_image_ids.count(element.image_id)) {
-        config.constant_pose_image_ids.insert(element.image_id);
+      if (scene.images[element.image_id].registered && !is_variable[element.image_id]) {
+        is_constant[element.image_id] = 1;
       }
     }
+  }
+  for (int other = 0; other < num_images; ++other) {
+    if (is_constant[other]) config.constant_pose_image_ids.insert(config.constant_pose_image_ids.end(), other);
   }
   config.fix_gauge = true;
   return config;
