@@ -42,8 +42,9 @@ struct IncrementalMapperOptions {
   // constrain it and keeps the result only when plausible (principal_point_rule.h).
   enum class PrincipalPoint { kOff, kOn, kAuto };
   PrincipalPoint principal_point = PrincipalPoint::kAuto;
-  // kAuto: final rounds run again, from the finished model, with the principal points refined.
-  int principal_point_max_rounds = 1;
+  // kAuto: final rounds run again (until stable, at most this many), from the finished model,
+  // with the principal points refined.
+  int principal_point_max_rounds = 3;
   // With global_ba_gpu / local_ba_gpu, those adjustments run with solver kAuto: on our GPU
   // LM-PCG solver when a CUDA device is usable (and the adjustment has at least
   // BundleAdjustmentOptions::gpu_min_observations observations), on our CPU solver otherwise.
