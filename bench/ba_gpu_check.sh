@@ -26,6 +26,8 @@ mode=${1:-} bundle=${2:-}
 [ -n "$bundle" ] && { [ "$mode" = make ] || [ "$mode" = run ]; } ||
   { echo "usage: ba_gpu_check.sh make BUNDLE [FOUNTAIN_MODEL_DIR] | run BUNDLE" >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/packed_bundle.sh
+source "$repo/scripts/packed_bundle.sh"
 
 if [ "$mode" = make ]; then
   fountain=${3:-}
@@ -40,10 +42,8 @@ if [ "$mode" = make ]; then
   else
     echo "ba_gpu_check.sh: no $before (main's ba_bench): no before figures" >&2
   fi
-  rm -rf "$bundle"
-  ../shared/tools/device-bundle.sh "$bundle" "${executables[@]}"
-  tar -C "$bundle" -cf - bin | xz -6 -T2 > "$bundle/bin.tar.xz"
-  rm -rf "$bundle/bin" "$stage"
+  pack_bundle "$bundle" "${executables[@]}"
+  rm -rf "$stage"
   mkdir -p "$bundle/datasets/bal"
   cp ../shared/datasets/bal/problem-49-7776-pre.txt "$bundle/datasets/bal/"
   if [ -n "$fountain" ]; then
@@ -54,13 +54,8 @@ if [ "$mode" = make ]; then
   exit 0
 fi
 
+open_bundle "$bundle"
 bundle=$(cd "$bundle" && pwd)
-# shellcheck disable=SC1091
-source "$bundle/env.sh"
-bin=$(mktemp -d)/bin
-tar -C "$(dirname "$bin")" -xJf "$bundle/bin.tar.xz"
-export PROJ_SHARED_DATASETS="$bundle/datasets"
-export PROJ_BIN_DIR="$bin"
 bal="$bundle/datasets/bal/problem-49-7776-pre.txt"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 echo "CPU cores: $(nproc)"

@@ -19,6 +19,8 @@ mode=${1:-} bundle=${2:-} what=${3:-all}
 [ -n "$bundle" ] && { [ "$mode" = make ] || [ "$mode" = run ]; } ||
   { echo "usage: gpu_check.sh make BUNDLE | run BUNDLE [tests|sanitize|all]" >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/packed_bundle.sh
+source "$repo/scripts/packed_bundle.sh"
 gpu_tests=(sift_gpu_test matching_gpu_test trilateral_gpu_test trilateral_level_test
            trilateral_detail_emulation_test klt_gpu_test ba_gpu_test gpu_fallback_test multi_gpu_test)
 
@@ -26,12 +28,9 @@ if [ "$mode" = make ]; then
   set -e
   cd "$repo"
   bash scripts/build.sh "${gpu_tests[@]}" integration_test sfm
-  rm -rf "$bundle"
   executables=()
   for name in "${gpu_tests[@]}" integration_test sfm; do executables+=("build/bin/$name"); done
-  ../shared/tools/device-bundle.sh "$bundle" "${executables[@]}"
-  tar -C "$bundle" -cf - bin | xz -6 -T2 > "$bundle/bin.tar.xz"
-  rm -rf "$bundle/bin"
+  pack_bundle "$bundle" "${executables[@]}"
   mkdir -p "$bundle/datasets/bal" "$bundle/datasets/strecha/fountain-P11/images"
   cp ../shared/datasets/bal/problem-49-7776-pre.txt "$bundle/datasets/bal/"
   cp ../shared/datasets/strecha/fountain-P11/images/000[01].jpg "$bundle/datasets/strecha/fountain-P11/images/"
@@ -39,12 +38,8 @@ if [ "$mode" = make ]; then
   exit 0
 fi
 
+open_bundle "$bundle"
 bundle=$(cd "$bundle" && pwd)
-# shellcheck disable=SC1091
-source "$bundle/env.sh"
-bin=$(mktemp -d)/bin
-tar -C "$(dirname "$bin")" -xJf "$bundle/bin.tar.xz"
-export PROJ_SHARED_DATASETS="$bundle/datasets" PROJ_BIN_DIR="$bin"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 echo "CPU cores: $(nproc)"
 failed=0

@@ -129,6 +129,20 @@ PROJ_HOST_DEVICE inline float KltWarpCornerShift(const KltAffineWarp& a, const K
   return sqrtf(largest);
 }
 
+// One Gauss-Newton step of the alignment, the same on both devices: solves the normal
+// equations (upper triangle h_upper, right side b) and composes the update into *warp.
+enum class KltAffineStep { kMoved, kConverged, kFailed };
+PROJ_HOST_DEVICE inline KltAffineStep KltTakeAffineStep(const float* h_upper, const float* b,
+                                                        float half, float epsilon,
+                                                        KltAffineWarp* warp) {
+  float update[6];
+  if (!KltSolveAffineNormal(h_upper, b, update)) return KltAffineStep::kFailed;
+  const KltAffineWarp previous = *warp;
+  if (!KltComposeInverse(update, warp)) return KltAffineStep::kFailed;
+  return KltWarpCornerShift(*warp, previous, half) <= epsilon ? KltAffineStep::kConverged
+                                                              : KltAffineStep::kMoved;
+}
+
 // True when the warp's linear part is orientation-preserving and its singular values (the
 // window's scale along its principal axes) lie in [1 / max_scale, max_scale].
 PROJ_HOST_DEVICE inline bool KltWarpScaleWithin(const KltAffineWarp& w, float max_scale) {

@@ -81,17 +81,12 @@ __device__ RefineOutcome Refine(const KltAffineParams& p, const float* patch, Kl
     }
 #pragma unroll
     for (int r = 0; r < 6; ++r) b[r] = KltWarpSum(b[r]);
-    float update[6];
-    if (!KltSolveAffineNormal(normal, b, update)) {
+    const KltAffineStep step = KltTakeAffineStep(normal, b, half, p.epsilon, &warp);
+    if (step == KltAffineStep::kFailed) {
       outcome.status = KltStatus::kTemplateMismatch;
       return outcome;
     }
-    const KltAffineWarp previous = warp;
-    if (!KltComposeInverse(update, &warp)) {
-      outcome.status = KltStatus::kTemplateMismatch;
-      return outcome;
-    }
-    if (KltWarpCornerShift(warp, previous, half) <= p.epsilon) break;
+    if (step == KltAffineStep::kConverged) break;
   }
   const float correction = hypotf(warp.tx - start_x, warp.ty - start_y);
   if (!KltWarpScaleWithin(warp, p.max_scale) || !(correction <= p.max_correction)) {

@@ -78,17 +78,12 @@ KltAffineOutcome RefineKltTrack(const GrayImage& frame, const KltPoint& tracked,
       const float* row = &sd[static_cast<size_t>(k) * 6];
       for (int r = 0; r < 6; ++r) b[r] += row[r] * difference;
     }
-    float update[6];
-    if (!KltSolveAffineNormal(normal, b, update)) {
+    const KltAffineStep step = KltTakeAffineStep(normal, b, static_cast<float>(half), epsilon, &warp);
+    if (step == KltAffineStep::kFailed) {
       outcome.status = KltStatus::kTemplateMismatch;
       return outcome;
     }
-    const KltAffineWarp previous = warp;
-    if (!KltComposeInverse(update, &warp)) {
-      outcome.status = KltStatus::kTemplateMismatch;
-      return outcome;
-    }
-    if (KltWarpCornerShift(warp, previous, static_cast<float>(half)) <= epsilon) break;
+    if (step == KltAffineStep::kConverged) break;
   }
   const float correction = std::hypot(warp.tx - start_x, warp.ty - start_y);
   if (!KltWarpScaleWithin(warp, static_cast<float>(options.affine_max_scale)) ||
