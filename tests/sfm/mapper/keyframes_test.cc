@@ -167,5 +167,25 @@ TEST(Keyframes, MapperStartsAndTriangulatesFromKeyframesAndRegistersTheRestAfter
   EXPECT_LT(testing::MaxRelativeRotationErrorDeg(scene.truth, input), 0.01);
 }
 
+// When no pair of keyframes can start a model (here the only keyframes stand still at the
+// stop), the mapper starts from a pair with other frames, which become keyframes.
+TEST(Keyframes, MapperStartsFromOtherFramesWhenNoPairOfKeyframesCan) {
+  const testing::MapperTestScene scene = testing::MakeMapperTestScene(MakeDrive(DriveWithStopAndTurn()));
+  Scene input = scene.input;
+  const auto at_the_stop = [](int image) { return image >= 5 && image <= 9; };
+  for (size_t i = 0; i < input.images.size(); ++i) input.images[i].keyframe = at_the_stop(static_cast<int>(i));
+  IncrementalMapperOptions options;
+  options.init_min_num_points = 50;
+  options.principal_point = IncrementalMapperOptions::PrincipalPoint::kOff;
+  const MapperSummary summary = RunIncrementalMapper(options, scene.tracks, scene.pairs, &input);
+  ASSERT_TRUE(summary.success) << summary.failure_reason;
+  const int first = summary.initial_pair.image1, second = summary.initial_pair.image2;
+  EXPECT_FALSE(at_the_stop(first) && at_the_stop(second)) << first << ", " << second;
+  EXPECT_TRUE(input.images[first].keyframe);
+  EXPECT_TRUE(input.images[second].keyframe);
+  EXPECT_GE(summary.num_registered, 10);
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(scene.truth, input), 0.01);
+}
+
 }  // namespace
 }  // namespace proj
