@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "core/check.h"
 #include "io/atomic_file.h"
@@ -114,7 +115,14 @@ std::vector<uint8_t> EncodeExifBlock(const ExifData& exif) {
                  "cannot write EXIF GPS latitude " << exif.gps->latitude_deg << ", longitude "
                                                    << exif.gps->longitude_deg);
   }
-  LibExifData* data = exif_data_new();
+  if (exif.capture_time_s) {
+    PROJ_REQUIRE(std::isfinite(*exif.capture_time_s) && *exif.capture_time_s >= 0 &&
+                     *exif.capture_time_s < 253402300800.0,  // year 10000
+                 "cannot write EXIF capture time " << *exif.capture_time_s << " s");
+  }
+  // Owned by a unique_ptr: a throw below must not leak libexif's tree (LeakSanitizer).
+  const std::unique_ptr<LibExifData, void (*)(LibExifData*)> owner(exif_data_new(), exif_data_unref);
+  LibExifData* data = owner.get();
   PROJ_CHECK(data != nullptr, "out of memory writing EXIF");
   exif_data_set_byte_order(data, kOrder);
   exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
@@ -125,17 +133,11 @@ std::vector<uint8_t> EncodeExifBlock(const ExifData& exif) {
                                 EXIF_FORMAT_SHORT, 1);
     exif_set_short(entry->data, kOrder, static_cast<ExifShort>(std::lround(*exif.focal_length_35mm)));
   }
-  if (exif.capture_time_s) {
-    PROJ_REQUIRE(std::isfinite(*exif.capture_time_s) && *exif.capture_time_s >= 0 &&
-                     *exif.capture_time_s < 253402300800.0,  // year 10000
-                 "cannot write EXIF capture time " << *exif.capture_time_s << " s");
-    AddCaptureTime(data, *exif.capture_time_s);
-  }
+  if (exif.capture_time_s) AddCaptureTime(data, *exif.capture_time_s);
   if (exif.gps) AddGps(data, *exif.gps);
   unsigned char* block = nullptr;
   unsigned int size = 0;
   exif_data_save_data(data, &block, &size);
-  exif_data_unref(data);
   PROJ_CHECK(block != nullptr, "libexif could not encode the EXIF block");
   std::vector<uint8_t> payload(block, block + size);
   std::free(block);

@@ -55,6 +55,7 @@ IncrementalMapper::IncrementalMapper(const IncrementalMapperOptions& options,
       scene_(*scene),
       visibility_(tracks),
       failed_at_(scene->images.size(), -1),
+      min_registration_inliers_(options.abs_pose_min_num_inliers),
       touched_(tracks.tracks.size(), 0) {
   options.Check();
   PROJ_CHECK(tracks.track_of.size() == scene->images.size(), "tracks and scene disagree");
@@ -154,8 +155,13 @@ bool IncrementalMapper::RegisterInitialPair(const VerifiedPair& pair, double min
 
 std::vector<int> IncrementalMapper::NextImages() {
   const AddElapsed timing(&summary_.times.registration, &summary_.cpu_times.registration);
-  return RankRegistrationCandidates(scene_, visibility_, failed_at_,
-                                    options_.abs_pose_min_num_inliers);
+  return RankRegistrationCandidates(scene_, visibility_, failed_at_, min_registration_inliers_);
+}
+
+void IncrementalMapper::SetRegistrationRelaxed(bool relaxed) {
+  min_registration_inliers_ =
+      relaxed ? std::min(options_.abs_pose_min_num_inliers, options_.abs_pose_stalled_min_num_inliers)
+              : options_.abs_pose_min_num_inliers;
 }
 
 bool IncrementalMapper::RegisterImage(int image_id) {
@@ -178,7 +184,7 @@ bool IncrementalMapper::RegisterImage(int image_id) {
   const AbsolutePoseResult pose =
       EstimateCameraPose(camera, pixels, points, options_.abs_pose_max_error_px, NextSeed());
   const int count = static_cast<int>(pixels.size());
-  if (!pose.success || pose.num_inliers < options_.abs_pose_min_num_inliers ||
+  if (!pose.success || pose.num_inliers < min_registration_inliers_ ||
       pose.num_inliers < options_.abs_pose_min_inlier_ratio * count) {
     failed_at_[image_id] = count;
     return false;
@@ -458,6 +464,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   int registered_at_last_global = registered;
   PROJ_LOG(kInfo, "registered images: " << registered << "/" << total);
   bool added = true;
+  bool relaxed = false;
   while (added) {
     ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
     added = false;
@@ -465,6 +472,11 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
       if (!mapper.RegisterImage(candidate)) continue;
       added = true;
       ++registered;
+      if (relaxed) {
+        PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
+        relaxed = false;
+        mapper.SetRegistrationRelaxed(false);
+      }
       mapper.TriangulateImage(candidate);
       if (registered < options.global_ba_always_below ||
           registered >= options.global_ba_growth * registered_at_last_global) {
@@ -477,6 +489,15 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
                                             << scene->images[candidate].name << "', "
                                             << scene->points.size() << " points)");
       break;  // the new points change who sees the most
+    }
+    if (!added && !relaxed && registered < total &&
+        options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
+      // Stalled: try once more with fewer points before giving up on the rest.
+      relaxed = added = true;
+      mapper.SetRegistrationRelaxed(true);
+      PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
+                          << " points to register from; trying with "
+                          << options.abs_pose_stalled_min_num_inliers);
     }
   }
   // Timed as a whole: the steps' own times are restored afterwards.

@@ -78,12 +78,18 @@ class IncrementalMapper {
   // init_min_num_points points result; otherwise leaves the scene unchanged and returns false.
   bool RegisterInitialPair(const VerifiedPair& pair, double min_angle_deg);
 
-  // Unregistered images seeing at least abs_pose_min_num_inliers points, most first (ties:
-  // higher id first), skipping those that failed to register with as many. O(images).
+  // Unregistered images seeing at least abs_pose_min_num_inliers points (or
+  // abs_pose_stalled_min_num_inliers while relaxed), most first (ties: higher id first),
+  // skipping those that failed to register with as many. O(images).
   std::vector<int> NextImages();
   // Absolute pose from the image's 2D-3D correspondences; adds the inlier observations to their
   // points. False (and the image stays unregistered) when too few inliers.
   bool RegisterImage(int image_id);
+  // While relaxed, registration asks for abs_pose_stalled_min_num_inliers points and inliers
+  // instead of abs_pose_min_num_inliers: RunIncrementalMapper relaxes it when no image can be
+  // registered (a sharp turn in a video, where few tracks survive) and restores it after the
+  // next registration.
+  void SetRegistrationRelaxed(bool relaxed);
   // Extends the points of the image's tracks with observations of registered images and
   // triangulates its tracks without a point. Returns the ids of points created or extended.
   std::vector<int> TriangulateImage(int image_id);
@@ -140,6 +146,7 @@ class IncrementalMapper {
   TrackVisibility visibility_;
   // Number of 2D-3D correspondences an image had at its last failed registration.
   std::vector<int> failed_at_;
+  int min_registration_inliers_;  // abs_pose_min_num_inliers, or the stalled value while relaxed
   std::vector<char> touched_;        // by track: to re-triangulate at the next global step
   std::vector<int> touched_tracks_;  // the tracks marked in touched_
   MapperSummary summary_;

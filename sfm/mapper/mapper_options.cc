@@ -10,6 +10,8 @@ void IncrementalMapperOptions::Check() const {
                "mapper initial triangulation angles must satisfy 0 < lowest <= wanted");
   PROJ_REQUIRE(abs_pose_max_error_px > 0, "mapper abs_pose_max_error_px must be > 0");
   PROJ_REQUIRE(abs_pose_min_num_inliers >= 6, "mapper abs_pose_min_num_inliers must be >= 6");
+  PROJ_REQUIRE(abs_pose_stalled_min_num_inliers >= 6,
+               "mapper abs_pose_stalled_min_num_inliers must be >= 6");
   PROJ_REQUIRE(max_reproj_error_px > 0, "mapper max_reproj_error_px must be > 0");
   PROJ_REQUIRE(min_tri_angle_deg >= 0, "mapper min_tri_angle_deg must be >= 0");
   PROJ_REQUIRE(local_ba_max_constant_images >= 2,

@@ -20,6 +20,10 @@ struct IncrementalMapperOptions {
   // Registration of the next image (absolute pose).
   double abs_pose_max_error_px = 12.0;    // RANSAC inlier threshold
   int abs_pose_min_num_inliers = 30;
+  // When no image has abs_pose_min_num_inliers points to register from, one more attempt with
+  // this many (points and inliers), then the strict count again after the next registration:
+  // a sharp turn in a video can leave the next frame with a few dozen surviving tracks.
+  int abs_pose_stalled_min_num_inliers = 15;
   double abs_pose_min_inlier_ratio = 0.25;
 
   // Triangulation and filtering.
