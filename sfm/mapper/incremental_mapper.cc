@@ -1,5 +1,6 @@
 #include "sfm/mapper/incremental_mapper.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -69,38 +70,31 @@ void IncrementalMapper::SetMaxReprojErrorPx(double max_reproj_error_px) {
 
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair, &summary_.cpu_times.initial_pair);
-  if (TryInitialPairs()) return true;
+  if (TryInitialPairs(/*keyframes_only=*/true)) return true;
   // No pair of keyframes starts a model (in forward motion, the widest pairs may span a stop
   // whose frames are not keyframes): any pair may, and its two frames become keyframes.
-  std::vector<char> keyframe(scene_.images.size());
-  bool all_keyframes = true;
-  for (size_t i = 0; i < scene_.images.size(); ++i) {
-    keyframe[i] = scene_.images[i].keyframe;
-    all_keyframes = all_keyframes && keyframe[i];
-  }
+  const bool all_keyframes = std::all_of(scene_.images.begin(), scene_.images.end(),
+                                         [](const SceneImage& image) { return image.keyframe; });
   if (all_keyframes) return false;
   PROJ_LOG(kInfo, "no initial pair of keyframes; trying pairs with other frames");
-  return TryInitialPairs(&keyframe);
+  return TryInitialPairs(/*keyframes_only=*/false);
 }
 
-bool IncrementalMapper::TryInitialPairs(const std::vector<char>* keyframe) {
-  // With `keyframe` (the frames' flags), every frame is a candidate and only the chosen pair's
-  // frames keep the flag set.
-  for (SceneImage& image : scene_.images) image.keyframe = image.keyframe || keyframe != nullptr;
+bool IncrementalMapper::TryInitialPairs(bool keyframes_only) {
   const std::vector<const VerifiedPair*> candidates =
       InitialPairCandidates(pairs_, scene_, options_.init_min_tri_angle_deg,
-                            options_.init_max_candidates);
-  const auto restore_flags = [&] {
-    if (keyframe == nullptr) return;
-    for (size_t i = 0; i < scene_.images.size(); ++i) scene_.images[i].keyframe = (*keyframe)[i];
-  };
-  restore_flags();
+                            options_.init_max_candidates, nullptr, keyframes_only);
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
        angle /= 2) {
     for (const VerifiedPair* pair : candidates) {
-      scene_.images[pair->pair.image1].keyframe = scene_.images[pair->pair.image2].keyframe = true;
+      // The pair's frames are keyframes while tried (points come from keyframes only).
+      bool& first = scene_.images[pair->pair.image1].keyframe;
+      bool& second = scene_.images[pair->pair.image2].keyframe;
+      const bool first_was = first, second_was = second;
+      first = second = true;
       if (RegisterInitialPair(*pair, angle)) return true;
-      restore_flags();
+      first = first_was;
+      second = second_was;
     }
     PROJ_LOG(kInfo, "no initial pair with a median triangulation angle of " << angle
                                                                             << " deg; relaxing");
@@ -464,7 +458,6 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   int registered_at_last_global = registered;
   PROJ_LOG(kInfo, "registered images: " << registered << "/" << total);
   bool added = true;
-  bool relaxed = false;
   while (added) {
     ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
     added = false;
@@ -472,9 +465,8 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
       if (!mapper.RegisterImage(candidate)) continue;
       added = true;
       ++registered;
-      if (relaxed) {
+      if (mapper.registration_relaxed()) {
         PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
-        relaxed = false;
         mapper.SetRegistrationRelaxed(false);
       }
       mapper.TriangulateImage(candidate);
@@ -490,10 +482,10 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
                                             << scene->points.size() << " points)");
       break;  // the new points change who sees the most
     }
-    if (!added && !relaxed && registered < total &&
+    if (!added && !mapper.registration_relaxed() && registered < total &&
         options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
       // Stalled: try once more with fewer points before giving up on the rest.
-      relaxed = added = true;
+      added = true;
       mapper.SetRegistrationRelaxed(true);
       PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
                           << " points to register from; trying with "

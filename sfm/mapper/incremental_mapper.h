@@ -90,6 +90,9 @@ class IncrementalMapper {
   // registered (a sharp turn in a video, where few tracks survive) and restores it after the
   // next registration.
   void SetRegistrationRelaxed(bool relaxed);
+  bool registration_relaxed() const {
+    return min_registration_inliers_ < options_.abs_pose_min_num_inliers;
+  }
   // Extends the points of the image's tracks with observations of registered images and
   // triangulates its tracks without a point. Returns the ids of points created or extended.
   std::vector<int> TriangulateImage(int image_id);
@@ -128,9 +131,9 @@ class IncrementalMapper {
   size_t NumObservations() const;  // in the scene's points; O(points)
 
  private:
-  // FindAndRegisterInitialPair's search over the keyframe pairs, or with `keyframe` (every
-  // frame's flag) over all pairs.
-  bool TryInitialPairs(const std::vector<char>* keyframe = nullptr);
+  // FindAndRegisterInitialPair's search over the pairs of keyframes, or over all pairs; the
+  // registered pair's frames become keyframes.
+  bool TryInitialPairs(bool keyframes_only);
   // Points of the track created or extended (kInvalidId if none); adds to *added the
   // observations added.
   int TriangulateOrExtend(int track_id, int* added);

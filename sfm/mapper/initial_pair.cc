@@ -99,7 +99,8 @@ std::vector<Ranked> BestScored(const std::vector<VerifiedPair>& pairs, const std
 
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
-                                                       int max_candidates, int* num_scored) {
+                                                       int max_candidates, int* num_scored,
+                                                       bool keyframes_only) {
   int scored = 0;
   // General pairs, then planar ones; within each by decreasing inlier count (the bound).
   std::vector<size_t> general, planar;
@@ -107,8 +108,9 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
     const TwoViewGeometry& geometry = pairs[i].geometry;
     if (geometry.configuration == TwoViewConfiguration::kPanoramic ||
         geometry.configuration == TwoViewConfiguration::kDegenerate ||
-        geometry.inlier_matches.empty() || !scene.images[pairs[i].pair.image1].keyframe ||
-        !scene.images[pairs[i].pair.image2].keyframe) {
+        geometry.inlier_matches.empty() ||
+        (keyframes_only && (!scene.images[pairs[i].pair.image1].keyframe ||
+                            !scene.images[pairs[i].pair.image2].keyframe))) {
       continue;
     }
     (geometry.configuration == TwoViewConfiguration::kPlanar ? planar : general).push_back(i);

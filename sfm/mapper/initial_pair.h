@@ -37,14 +37,16 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 // The pairs worth trying: general (calibrated or uncalibrated) before planar ones, whose pose
 // from the homography may be the wrong one of its two solutions with large, false angles
 // (seen on a street scene); then best score first (ties: more inliers, then input order).
-// Never panoramic or degenerate ones, nor pairs with a non-keyframe (SceneImage::keyframe).
+// Never panoramic or degenerate ones, nor (keyframes_only) pairs with a non-keyframe
+// (SceneImage::keyframe).
 // At most max_candidates. Only the pairs that may make the list are scored (a score never
 // exceeds the pair's inlier count, so pairs are scored by decreasing inlier count until none
 // left can): with thousands of pairs, a few hundred usually; *num_scored (when non-null) says
 // how many.
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
-                                                       int max_candidates, int* num_scored = nullptr);
+                                                       int max_candidates, int* num_scored = nullptr,
+                                                       bool keyframes_only = true);
 
 // The pair's relative pose for the normalized coordinates n1, n2 of its inlier matches.
 // Verification decomposed E (or H) on those inliers already: a calibrated or planar pair with a
