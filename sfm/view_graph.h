@@ -28,4 +28,9 @@ struct ViewGraph {
 // named in `image_ids` is not in the database.
 ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& image_ids);
 
+// Per image 1 if it belongs to the largest connected component of the graph of `edges`
+// (ties: the component with the lowest image id), else 0. Isolated images are components of
+// one; no edge at all gives all zeros.
+std::vector<char> LargestConnectedComponent(int num_images, const std::vector<ImagePair>& edges);
+
 }  // namespace proj

@@ -28,9 +28,7 @@ struct RelativeRotation {
 std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
                                                       int min_num_inliers, bool with_planar);
 
-// Per image 1 if it belongs to the largest connected component of the graph of `edges`
-// (ties: the component with the lowest image id), else 0. Isolated images are components of
-// one; no edge at all gives all zeros.
+// LargestConnectedComponent (view_graph.h) of the graph of `edges`.
 std::vector<char> LargestConnectedComponent(int num_images,
                                             const std::vector<RelativeRotation>& edges);
 

@@ -70,20 +70,37 @@ void IncrementalMapper::SetMaxReprojErrorPx(double max_reproj_error_px) {
 
 bool IncrementalMapper::FindAndRegisterInitialPair() {
   const AddElapsed timing(&summary_.times.initial_pair, &summary_.cpu_times.initial_pair);
-  if (TryInitialPairs(/*keyframes_only=*/true)) return true;
+  // One model is built: it starts in the largest connected group of images, where it can grow
+  // the most (two scenes in one folder: the larger one), and elsewhere only if no pair there
+  // starts one.
+  std::vector<ImagePair> edges;
+  for (const VerifiedPair& pair : pairs_) {
+    if (!pair.geometry.inlier_matches.empty()) edges.push_back(pair.pair);
+  }
+  const std::vector<char> largest =
+      LargestConnectedComponent(static_cast<int>(scene_.images.size()), edges);
+  const bool everything_connected = std::all_of(largest.begin(), largest.end(), [](char in) { return in; });
+  if (TryInitialPairsOfKeyframesFirst(&largest)) return true;
+  if (everything_connected) return false;
+  PROJ_LOG(kInfo, "no initial pair in the largest connected group of images; trying the others");
+  return TryInitialPairsOfKeyframesFirst(nullptr);
+}
+
+bool IncrementalMapper::TryInitialPairsOfKeyframesFirst(const std::vector<char>* allowed_images) {
+  if (TryInitialPairs(/*keyframes_only=*/true, allowed_images)) return true;
   // No pair of keyframes starts a model (in forward motion, the widest pairs may span a stop
   // whose frames are not keyframes): any pair may, and its two frames become keyframes.
   const bool all_keyframes = std::all_of(scene_.images.begin(), scene_.images.end(),
                                          [](const SceneImage& image) { return image.keyframe; });
   if (all_keyframes) return false;
   PROJ_LOG(kInfo, "no initial pair of keyframes; trying pairs with other frames");
-  return TryInitialPairs(/*keyframes_only=*/false);
+  return TryInitialPairs(/*keyframes_only=*/false, allowed_images);
 }
 
-bool IncrementalMapper::TryInitialPairs(bool keyframes_only) {
+bool IncrementalMapper::TryInitialPairs(bool keyframes_only, const std::vector<char>* allowed_images) {
   const std::vector<const VerifiedPair*> candidates =
       InitialPairCandidates(pairs_, scene_, options_.init_min_tri_angle_deg,
-                            options_.init_max_candidates, nullptr, keyframes_only);
+                            options_.init_max_candidates, nullptr, keyframes_only, allowed_images);
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
        angle /= 2) {
     for (const VerifiedPair* pair : candidates) {

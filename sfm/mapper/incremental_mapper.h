@@ -72,8 +72,9 @@ class IncrementalMapper {
 
   // Tries the best-conditioned verified pairs (InitialPairCandidates), relaxing the wanted median
   // triangulation angle from init_min_tri_angle_deg by halves down to
-  // init_lowest_tri_angle_deg, and registers the first that works: pairs of keyframes first,
-  // then, if none works, any pair (its frames become keyframes). False when none does.
+  // init_lowest_tri_angle_deg, and registers the first that works: pairs within the largest
+  // connected group of images first (then, if none works, any); in each, pairs of keyframes
+  // first, then any pair (its frames become keyframes). False when none does.
   bool FindAndRegisterInitialPair();
   // Registers both images of `pair` (the first at the origin) and triangulates their tracks
   // when the pair's median triangulation angle is >= min_angle_deg and at least
@@ -133,9 +134,12 @@ class IncrementalMapper {
   size_t NumObservations() const;  // in the scene's points; O(points)
 
  private:
-  // FindAndRegisterInitialPair's search over the pairs of keyframes, or over all pairs; the
-  // registered pair's frames become keyframes.
-  bool TryInitialPairs(bool keyframes_only);
+  // FindAndRegisterInitialPair's search among the images allowed_images marks (all when null):
+  // over the pairs of keyframes, then over all pairs.
+  bool TryInitialPairsOfKeyframesFirst(const std::vector<char>* allowed_images);
+  // One search over the pairs of keyframes, or over all pairs; the registered pair's frames
+  // become keyframes.
+  bool TryInitialPairs(bool keyframes_only, const std::vector<char>* allowed_images);
   // Points of the track created or extended (kInvalidId if none); adds to *added the
   // observations added.
   int TriangulateOrExtend(int track_id, int* added);

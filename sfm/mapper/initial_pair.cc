@@ -100,7 +100,8 @@ std::vector<Ranked> BestScored(const std::vector<VerifiedPair>& pairs, const std
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates, int* num_scored,
-                                                       bool keyframes_only) {
+                                                       bool keyframes_only,
+                                                       const std::vector<char>* allowed_images) {
   int scored = 0;
   // General pairs, then planar ones; within each by decreasing inlier count (the bound).
   std::vector<size_t> general, planar;
@@ -110,7 +111,9 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
         geometry.configuration == TwoViewConfiguration::kDegenerate ||
         geometry.inlier_matches.empty() ||
         (keyframes_only && (!scene.images[pairs[i].pair.image1].keyframe ||
-                            !scene.images[pairs[i].pair.image2].keyframe))) {
+                            !scene.images[pairs[i].pair.image2].keyframe)) ||
+        (allowed_images != nullptr && (!(*allowed_images)[pairs[i].pair.image1] ||
+                                       !(*allowed_images)[pairs[i].pair.image2]))) {
       continue;
     }
     (geometry.configuration == TwoViewConfiguration::kPlanar ? planar : general).push_back(i);

@@ -38,7 +38,7 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 // from the homography may be the wrong one of its two solutions with large, false angles
 // (seen on a street scene); then best score first (ties: more inliers, then input order).
 // Never panoramic or degenerate ones, nor (keyframes_only) pairs with a non-keyframe
-// (SceneImage::keyframe).
+// (SceneImage::keyframe), nor (allowed_images non-null) pairs with an image it marks 0.
 // At most max_candidates. Only the pairs that may make the list are scored (a score never
 // exceeds the pair's inlier count, so pairs are scored by decreasing inlier count until none
 // left can): with thousands of pairs, a few hundred usually; *num_scored (when non-null) says
@@ -46,7 +46,8 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<VerifiedPair>& pairs,
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates, int* num_scored = nullptr,
-                                                       bool keyframes_only = true);
+                                                       bool keyframes_only = true,
+                                                       const std::vector<char>* allowed_images = nullptr);
 
 // The pair's relative pose for the normalized coordinates n1, n2 of its inlier matches.
 // Verification decomposed E (or H) on those inliers already: a calibrated or planar pair with a

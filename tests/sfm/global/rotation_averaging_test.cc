@@ -100,7 +100,7 @@ TEST(ViewGraphCleanup, LargestComponentAndEdgesWithin) {
   const std::vector<char> component = LargestConnectedComponent(6, edges);
   EXPECT_EQ(component, (std::vector<char>{1, 1, 1, 0, 0, 0}));
   EXPECT_EQ(EdgesWithin(edges, component).size(), 2u);
-  EXPECT_EQ(LargestConnectedComponent(3, {}), (std::vector<char>{0, 0, 0}));
+  EXPECT_EQ(LargestConnectedComponent(3, std::vector<ImagePair>{}), (std::vector<char>{0, 0, 0}));
 }
 
 }  // namespace

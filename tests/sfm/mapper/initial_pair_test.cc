@@ -93,6 +93,16 @@ TEST(InitialPair, WideBaselineIsChosenOverForwardMotionAndRotation) {
   EXPECT_EQ(candidates[1], &forward);
 }
 
+TEST(InitialPair, OnlyPairsOfAllowedImagesAreCandidates) {
+  const PairScene test = MakePairScene();
+  // Image 3 (the wide pair's) not allowed: only the forward pair remains.
+  const std::vector<char> allowed = {1, 1, 1, 0};
+  const std::vector<const VerifiedPair*> candidates =
+      InitialPairCandidates(test.pairs, test.scene, 16, 40, nullptr, true, &allowed);
+  ASSERT_EQ(candidates.size(), 1u);
+  EXPECT_EQ(candidates[0], &test.pairs[0]);
+}
+
 TEST(InitialPair, PairsWithoutPoseRankBehindEqualPairsWithWideAngles) {
   PairScene test = MakePairScene();
   VerifiedPair no_pose = test.pairs[2];
