@@ -92,8 +92,9 @@ void GaussianBlur(const Plane& in, float sigma, int num_threads, Plane* out) {
       const float* src = in.row(y);
       for (int x = 0; x < w + 2 * radius; ++x) padded[x] = src[std::clamp(x - radius, 0, w - 1)];
       float* dst = tmp.row(y);
-      std::fill(dst, dst + w, 0.0f);
-      for (int k = 0; k <= 2 * radius; ++k) {
+      // The first tap's products are the sums so far (0 + p rounds to p).
+      for (int x = 0; x < w; ++x) dst[x] = taps[0] * padded[x];
+      for (int k = 1; k <= 2 * radius; ++k) {
         const float t = taps[k];
         const float* shifted = padded.data() + k;
         for (int x = 0; x < w; ++x) dst[x] += t * shifted[x];
@@ -105,8 +106,9 @@ void GaussianBlur(const Plane& in, float sigma, int num_threads, Plane* out) {
   ForRowBlocks(h, num_threads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       float* dst = result.row(y);
-      std::fill(dst, dst + w, 0.0f);
-      for (int k = 0; k <= 2 * radius; ++k) {
+      const float* top = tmp.row(std::clamp(y - radius, 0, h - 1));
+      for (int x = 0; x < w; ++x) dst[x] = taps[0] * top[x];
+      for (int k = 1; k <= 2 * radius; ++k) {
         const float* src = tmp.row(std::clamp(y + k - radius, 0, h - 1));
         const float t = taps[k];
         for (int x = 0; x < w; ++x) dst[x] += t * src[x];
