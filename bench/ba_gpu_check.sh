@@ -3,7 +3,7 @@
 # minutes of an H100):
 #   1. the GPU tests: GPU vs CPU solver (with and without position and focal priors), vs Ceres
 #      on BAL, and determinism (the same problem solved twice, bytes compared:
-#      BundleAdjusterGpu.RepeatedSolves*);
+#      BundleAdjusterGpu.RepeatedSolves*, BalLadybug49.RepeatedGpuSolves*);
 #   2. Resume.KilledWhileMappingOnTheGpu*: a GPU mapping killed and resumed gives the same model
 #      files, byte for byte;
 #   3. ba_bench: Ceres vs CPU vs GPU time and final cost on BAL problem-49-7776-pre, generated
@@ -70,7 +70,7 @@ run_tests() {  # BINARY FILTER: runs, prints the result lines, says whether all 
 }
 
 step "GPU bundle adjuster tests"
-run_tests "$bin/ba_gpu_test" 'BundleAdjusterGpu.*'
+run_tests "$bin/ba_gpu_test" 'BundleAdjusterGpu.*:BalLadybug49.*'
 step "Resume on the GPU (model bytes)"
 run_tests "$bin/integration_test" 'Resume.KilledWhileMappingOnTheGpu*'
 

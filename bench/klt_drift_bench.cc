@@ -8,7 +8,7 @@
 // along a track, and whether it is biased, which biases the self-calibrated focal length.
 //
 //   klt_drift_bench DIR [--num-frames 56 --width 1226 --height 370 --seed 1] [--device cpu]
-//                   [--max-age 40] [--max-features 2000] [--window 21] [--levels 4]
+//                   [--max-age 40] [--max-features 2000] [--window 21] [--levels 5] [--per-frame]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -96,6 +96,8 @@ int Run(int argc, char** argv) {
   app.add_option("--window", klt.window_size);
   app.add_option("--levels", klt.num_levels);
   app.add_option("--reselect-interval", klt.reselect_interval_frames);
+  bool per_frame = false;
+  app.add_flag("--per-frame", per_frame, "also print each frame's tracks continued from the one before");
   if (const auto code = ParseBenchArguments(app, argc, argv)) return *code;
   SetLogLevel(LogLevel::kWarning);
 
@@ -119,6 +121,20 @@ int Run(int argc, char** argv) {
     for (const KltFeature& feature :
          tracker->ProcessFrame(KltFrame8{frame.grey.data(), frame.width, frame.height})) {
       tracks[feature.track_id].push_back({f, feature.x, feature.y});
+    }
+  }
+  if (per_frame) {
+    // Continued: tracks alive in frame f that were alive in f - 1 (what pairs of neighbours
+    // share); a turn or a fast pan shows as a dip.
+    std::vector<int> alive(street.num_frames, 0), continued(street.num_frames, 0);
+    for (const auto& [id, track] : tracks) {
+      for (size_t k = 0; k < track.size(); ++k) {
+        ++alive[track[k].frame];
+        if (k > 0) ++continued[track[k].frame];
+      }
+    }
+    for (int f = 1; f < street.num_frames; ++f) {
+      std::printf("frame %d: %d alive, %d continued from frame %d\n", f, alive[f], continued[f], f - 1);
     }
   }
 

@@ -30,7 +30,9 @@ struct KltOptions {
                                   // gradients are 3x3 Sobel, as OpenCV's cornerMinEigenVal
   // --- Pyramidal Lucas-Kanade ---
   int window_size = 21;           // integration window, pixels (odd, 5..31)
-  int num_levels = 4;             // pyramid levels including full resolution (1..8)
+  int num_levels = 5;             // pyramid levels including full resolution (1..8); 5 follows
+                                  // a 90-degree turn at 7 deg per frame (4 kept a sixth of the
+                                  // tracks across it: bench/RESULTS-video.md)
   int max_iterations = 30;        // per level
   double epsilon_px = 0.01;       // stop when the update is below this, pixels of the level
   // Minimum of the smaller eigenvalue of (1/window area) * sum(grad grad^T), gradients in

@@ -5,20 +5,17 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
-#include "sfm/global/relative_pose_update.h"
 #include "sfm/mapper/scene_geometry.h"
 
 namespace proj {
 
 void GlobalMapperOptions::Check() const {
-  PROJ_REQUIRE(relative_pose_max_error_px > 0, "global mapper relative_pose_max_error_px must be > 0");
   PROJ_REQUIRE(min_pair_inliers >= 5, "global mapper min_pair_inliers must be >= 5");
   PROJ_REQUIRE(max_rotation_error_deg > 0, "global mapper max_rotation_error_deg must be > 0");
   PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
   PROJ_REQUIRE(initial_reproj_error_factor >= 1, "global mapper initial_reproj_error_factor must be >= 1");
   PROJ_REQUIRE(reproj_error_factor_step > 1, "global mapper reproj_error_factor_step must be > 1");
-  focal_calibration.Check();
   rotation_averaging.Check();
   positioning.Check();
   refinement.Check();
@@ -56,39 +53,6 @@ int NumObservations(const Scene& scene, int image_id) {
   return count;
 }
 
-// Step 0: calibrates the focal lengths the pairs constrain (the scene's cameras change) and
-// estimates the relative poses of their pairs again. Returns the pairs to use: `pairs`
-// itself when no focal length changed, else *updated.
-const std::vector<VerifiedPair>& CalibrateCameras(const GlobalMapperOptions& options,
-                                                  const std::vector<VerifiedPair>& pairs,
-                                                  Scene* scene, std::vector<VerifiedPair>* updated,
-                                                  GlobalMapperTrace* trace) {
-  const std::vector<Camera> priors = scene->cameras;
-  trace->focal_calibration =
-      CalibrateFocalLengths(options.focal_calibration, *scene, pairs, options.min_pair_inliers);
-  for (const CameraFocalCalibration& camera : trace->focal_calibration) {
-    if (!camera.calibrated) continue;
-    Camera& calibrated = scene->cameras[camera.camera_id];
-    for (int index : calibrated.FocalIndices()) calibrated.params[index] *= camera.focal_px / camera.prior_px;
-    PROJ_LOG(kInfo, "focal length of camera " << camera.camera_id << " from " << camera.num_pairs
-                                              << " pairs: " << camera.prior_px << " -> " << camera.focal_px
-                                              << " px (sharpness " << camera.sharpness << ")");
-  }
-  RelativePoseUpdateOptions update;
-  update.max_error_px = options.relative_pose_max_error_px;
-  update.num_threads = options.refinement.num_threads;
-  update.seed = options.refinement.seed;
-  *updated = pairs;
-  trace->num_pairs_reestimated = UpdateRelativePoses(update, priors, *scene, updated);
-  if (trace->num_pairs_reestimated == 0) {
-    updated->clear();
-    return pairs;
-  }
-  PROJ_LOG(kInfo, "relative poses estimated again under the calibrated focal lengths: "
-                      << trace->num_pairs_reestimated << " pairs");
-  return *updated;
-}
-
 }  // namespace
 
 MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet& tracks,
@@ -103,8 +67,12 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   Timer timer;
 
   std::vector<VerifiedPair> updated_pairs;
+  ViewGraphCalibration calibration;
   const std::vector<VerifiedPair>& pairs =
-      CalibrateCameras(options, verified_pairs, scene, &updated_pairs, trace);
+      CalibrateViewGraph(options.refinement.calibration, options.refinement.num_threads,
+                         options.refinement.seed, verified_pairs, scene, &updated_pairs, &calibration);
+  trace->focal_calibration = std::move(calibration.cameras);
+  trace->num_pairs_reestimated = calibration.num_pairs_reestimated;
   PROJ_LOG(kInfo, "focal calibration: " << timer.ElapsedSeconds() << " s");
   timer.Restart();
   const GlobalRotations rotations = EstimateGlobalRotations(options, num_images, pairs, trace);

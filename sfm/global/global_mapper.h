@@ -1,7 +1,7 @@
 // Global Structure-from-Motion (as GLOMAP does it): all cameras at once instead of one by one.
 //   0. focal lengths of the cameras without an EXIF focal length from the pairs' fundamental
-//      matrices (focal_calibration.h), and the relative poses of their pairs estimated again
-//      under them (relative_pose_update.h);
+//      matrices, and the relative poses of their pairs estimated again under them
+//      (view_graph_calibration.h, the incremental mapper's first step too);
 //   1. view graph: pairs with a relative pose, largest connected component;
 //   2. rotation averaging (rotation_averaging.h), dropping pairs inconsistent with the averaged
 //      rotations and averaging again;
@@ -15,7 +15,7 @@
 // see README "Mappers" for when it beats the incremental mapper.
 #pragma once
 
-#include "sfm/global/focal_calibration.h"
+#include "sfm/mapper/view_graph_calibration.h"
 #include "sfm/global/global_positioning.h"
 #include "sfm/global/rotation_averaging.h"
 #include "sfm/mapper/incremental_mapper.h"
@@ -23,10 +23,7 @@
 namespace proj {
 
 struct GlobalMapperOptions {
-  FocalCalibrationOptions focal_calibration;
-  // Essential matrix RANSAC threshold of the pairs estimated again after calibration (as
-  // verification's, TwoViewGeometryOptions::max_error_px).
-  double relative_pose_max_error_px = 4.0;
+  // Step 0 (focal calibration and relative poses again): refinement.calibration.
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
   bool use_planar_pairs = false;       // UsableRelativeRotations
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped

@@ -445,7 +445,12 @@ void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper
 
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene) {
-  IncrementalMapper mapper(options, tracks, verified_pairs, scene);
+  std::vector<VerifiedPair> updated_pairs;
+  ViewGraphCalibration calibration;
+  const std::vector<VerifiedPair>& pairs =
+      CalibrateViewGraph(options.calibration, options.num_threads, options.seed, verified_pairs,
+                         scene, &updated_pairs, &calibration);
+  IncrementalMapper mapper(options, tracks, pairs, scene);
   MapperSummary summary;
   if (!mapper.FindAndRegisterInitialPair()) {
     summary.failure_reason =

@@ -55,7 +55,9 @@ struct MapperSummary {
 };
 
 // `scene` holds cameras (with priors) and images with keypoints, nothing registered. Tracks
-// index the same images and keypoints. On return the scene holds the model.
+// index the same images and keypoints. First the focal lengths of cameras without EXIF are
+// calibrated from the view graph (options.calibration), then the model grows image by image.
+// On return the scene holds the model.
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options,
                                    const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene);

@@ -5,6 +5,7 @@
 namespace proj {
 
 void IncrementalMapperOptions::Check() const {
+  calibration.Check();
   PROJ_REQUIRE(init_min_num_points >= 10, "mapper init_min_num_points must be >= 10");
   PROJ_REQUIRE(init_lowest_tri_angle_deg > 0 && init_lowest_tri_angle_deg <= init_min_tri_angle_deg,
                "mapper initial triangulation angles must satisfy 0 < lowest <= wanted");

@@ -4,11 +4,16 @@
 #include <cstdint>
 
 #include "sfm/mapper/prior_alignment.h"
+#include "sfm/mapper/view_graph_calibration.h"
 #include "sfm/ba/bundle_adjuster.h"
 
 namespace proj {
 
 struct IncrementalMapperOptions {
+  // Before the initial pair: focal lengths of cameras without EXIF from the view graph
+  // (view_graph_calibration.h; the global mapper's step 0 reads these options too).
+  ViewGraphCalibrationOptions calibration;
+
   // Initial pair.
   int init_min_num_points = 100;          // triangulated points the initial pair must give
   double init_min_tri_angle_deg = 16.0;   // median triangulation angle wanted; relaxed in steps

@@ -71,13 +71,25 @@ TEST(BundleAdjusterGpu, MatchesCpuOnAerialScene) {
   ExpectGpuMatchesCpu(testing::MakeAerialGridScene(100, 10000, 0.5, 3), BundleAdjustmentOptions{});
 }
 
-TEST(BundleAdjusterGpu, MatchesCpuAndCeresOnBalLadybug49) {
-  PROJ_REQUIRE_GPU();
-  PROJ_REQUIRE_SHARED_DATASET(path, "bal/problem-49-7776-pre.txt");
-  const Scene scene = testing::LoadBalProblem(path);
-  BundleAdjustmentOptions options;
-  options.loss = BundleAdjustmentOptions::LossType::kHuber;
-  options.loss_scale_px = 2.0;
+// The BAL Ladybug problem 49 (../shared/datasets/bal), loaded once for the tests that use
+// it, with the loss these tests solve it under.
+class BalLadybug49 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    PROJ_REQUIRE_GPU();
+    PROJ_REQUIRE_SHARED_DATASET(path, "bal/problem-49-7776-pre.txt");
+    static const Scene loaded = testing::LoadBalProblem(path);
+    scene_ = &loaded;
+    options_.loss = BundleAdjustmentOptions::LossType::kHuber;
+    options_.loss_scale_px = 2.0;
+  }
+  const Scene* scene_ = nullptr;
+  BundleAdjustmentOptions options_;
+};
+
+TEST_F(BalLadybug49, GpuMatchesCpuAndCeres) {
+  const Scene& scene = *scene_;
+  BundleAdjustmentOptions options = options_;
   ExpectGpuMatchesCpu(scene, options);
   Scene ceres_scene = scene, gpu_scene = scene;
   const BundleAdjustmentSummary ceres =
@@ -196,15 +208,9 @@ TEST(BundleAdjusterGpu, RepeatedSolvesAreBitIdentical) {
   ExpectSameSolve(problem, solver_options, reference, summary, &fresh);
 }
 
-TEST(BundleAdjusterGpu, RepeatedSolvesOfBalLadybug49AreBitIdentical) {
-  PROJ_REQUIRE_GPU();
-  PROJ_REQUIRE_SHARED_DATASET(path, "bal/problem-49-7776-pre.txt");
-  const Scene scene = testing::LoadBalProblem(path);
-  BundleAdjustmentOptions options;
-  options.loss = BundleAdjustmentOptions::LossType::kHuber;
-  options.loss_scale_px = 2.0;
+TEST_F(BalLadybug49, RepeatedGpuSolvesAreBitIdentical) {
   cuda::BaSolverOptions solver_options;
-  const cuda::BaProblem problem = MakeBaProblem(options, ConfigForGlobal(scene), scene, &solver_options);
+  const cuda::BaProblem problem = MakeBaProblem(options_, ConfigForGlobal(*scene_), *scene_, &solver_options);
   cuda::BundleAdjusterGpu adjuster;
   cuda::BaProblem reference = problem;
   const cuda::BaSolverSummary summary = adjuster.Solve(solver_options, &reference);

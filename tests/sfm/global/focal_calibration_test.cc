@@ -1,4 +1,4 @@
-#include "sfm/global/focal_calibration.h"
+#include "sfm/mapper/focal_calibration.h"
 
 #include <gtest/gtest.h>
 

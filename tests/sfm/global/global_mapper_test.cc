@@ -4,7 +4,7 @@
 
 #include <climits>
 
-#include "sfm/global/relative_pose_update.h"
+#include "sfm/mapper/relative_pose_update.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "tests/sfm/global/ring_view_graph.h"
 #include "tests/sfm/mapper/mapper_test_scene.h"
@@ -104,7 +104,7 @@ TEST(GlobalMapper, MapsARingVerifiedUnderAWrongFocalPrior) {
   EXPECT_LT(testing::MaxAlignedDistance(true_centres, centres, 10), 0.005);
   EXPECT_NEAR(scene.cameras[0].MeanFocal() / 1100, 1, 0.005);
 
-  options.focal_calibration.min_num_pairs = INT_MAX;
+  options.refinement.calibration.focal.min_num_pairs = INT_MAX;
   Scene uncalibrated;
   run(options, &uncalibrated);
   EXPECT_GT(testing::MaxRelativeRotationErrorDeg(graph.truth, uncalibrated), 10);

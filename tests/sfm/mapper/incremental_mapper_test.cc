@@ -192,6 +192,45 @@ TEST(IncrementalMapper, RegistersEverySyntheticImageAccurately) {
   EXPECT_LT(MeanReprojectionErrorPx(scene), 0.1);
 }
 
+// A stalled model (no image sees abs_pose_min_num_inliers points, as after a sharp turn in a
+// video) retries with abs_pose_stalled_min_num_inliers, and is strict again afterwards.
+TEST(IncrementalMapper, RelaxedRegistrationAcceptsFewerPointsOnlyWhileRelaxed) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  IncrementalMapperOptions options;
+  options.abs_pose_min_num_inliers = 100000;  // more points than any image sees
+  options.abs_pose_stalled_min_num_inliers = 15;
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.RegisterInitialPair(testing::FindPair(test, 0, 2), 8));
+  EXPECT_TRUE(mapper.NextImages().empty());
+  EXPECT_FALSE(mapper.registration_relaxed());
+  mapper.SetRegistrationRelaxed(true);
+  EXPECT_TRUE(mapper.registration_relaxed());
+  const std::vector<int> next = mapper.NextImages();
+  ASSERT_FALSE(next.empty());
+  EXPECT_EQ(next.front(), 1);
+  EXPECT_TRUE(mapper.RegisterImage(1));
+  mapper.SetRegistrationRelaxed(false);
+  EXPECT_FALSE(mapper.registration_relaxed());
+  EXPECT_TRUE(mapper.NextImages().empty());
+}
+
+// The driver relaxes once per stall: every image registers, one retry each; without the retry
+// (stalled count not below the strict one) the model stops at its initial pair.
+TEST(IncrementalMapper, DriverRetriesAStalledModelWithFewerPoints) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  IncrementalMapperOptions options;
+  options.num_threads = 1;
+  options.abs_pose_min_num_inliers = 100000;
+  options.abs_pose_stalled_min_num_inliers = 15;
+  Scene relaxed = test.input;
+  EXPECT_EQ(RunIncrementalMapper(options, test.tracks, test.pairs, &relaxed).num_registered, 12);
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(test.truth, relaxed), 0.1);
+  options.abs_pose_stalled_min_num_inliers = options.abs_pose_min_num_inliers;
+  Scene strict = test.input;
+  EXPECT_EQ(RunIncrementalMapper(options, test.tracks, test.pairs, &strict).num_registered, 2);
+}
+
 TEST(IncrementalMapper, SameSeedSameModel) {
   const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
   Scene a = test.input, b = test.input;

@@ -1,4 +1,4 @@
-#include "sfm/global/relative_pose_update.h"
+#include "sfm/mapper/relative_pose_update.h"
 
 #include <atomic>
 #include <cmath>
