@@ -1,7 +1,8 @@
 // Bundle adjustment benchmark: for each problem, Ceres (RunBundleAdjustment, all threads), our
-// LM + Schur + PCG solver on the CPU (all threads) and on the GPU, on the same problem
-// (observations, gauge and constants from MakeBaProblem), with the same options. Prints the
-// time and the final cost of each, and the cost's relative difference to Ceres.
+// LM + Schur + PCG solver on the CPU (all threads; then with exact dense-Schur steps) and on
+// the GPU, on the same problem (observations, gauge and constants from MakeBaProblem), with
+// the same options. Prints the time and the final cost of each, and the cost's relative
+// difference to Ceres.
 // GPU: one warm-up solve, then the median over --repeats of the device time from the first
 // upload to the last download (CUDA events); CPU solvers: median wall time over
 // --cpu-repeats and --ceres-repeats.
@@ -127,14 +128,17 @@ void Bench(const std::string& name, const Scene& scene, BundleAdjustmentOptions 
     ceres_cost = row.final_cost;
     Print(row, ceres_cost);
   }
-  {
+  // Our CPU solver with PCG steps (the GPU solver's twin), then with exact dense-Schur steps.
+  for (const bool dense : {false, true}) {
     Row row = base;
-    row.solver = "lm-pcg-cpu";
+    row.solver = dense ? "lm-dense-cpu" : "lm-pcg-cpu";
+    cuda::BaSolverOptions cpu_options = solver_options;
+    cpu_options.dense_schur = dense;
     std::vector<double> times, cpu;
     for (int r = 0; r < settings.cpu_repeats; ++r) {
       cuda::BaProblem copy = problem;
       const double start = NowS(), cpu_start = CpuS();
-      const cuda::BaSolverSummary summary = SolveBaProblemCpu(solver_options, &copy);
+      const cuda::BaSolverSummary summary = SolveBaProblemCpu(cpu_options, &copy);
       times.push_back(NowS() - start);
       cpu.push_back(CpuS() - cpu_start);
       row.initial_cost = summary.initial_cost;

@@ -91,6 +91,11 @@ struct BaSolverOptions {
   double pcg_relative_tolerance = 1e-6; // in (0, 1)
   double pcg_eta = 0.1;                 // in [0, 1); 0: residual test only
   int num_threads = 0;  // CPU solver only; 0: all hardware threads
+  // CPU solver only: each step solves the reduced camera system exactly, formed explicitly
+  // and factored by dense Cholesky (Ceres' DENSE_SCHUR), instead of by PCG (the GPU
+  // solver's algorithm). For problems of a few hundred camera unknowns forming it costs about
+  // what one PCG product does; the PCG settings are then unused.
+  bool dense_schur = false;
   bool verbose = false; // per-iteration progress to the log (kInfo)
 
   void Check() const;  // throws InputError naming the field

@@ -84,17 +84,20 @@ void GaussianBlur(const Plane& in, float sigma, int num_threads, Plane* out) {
   const int w = in.width, h = in.height;
   Plane tmp(w, h);
   // Horizontal pass; taps summed from -radius to +radius in this order (the GPU sums in the
-  // same order, so both round alike).
+  // same order, so both round alike). Tap by tap over the whole row, so that the inner loop
+  // runs along x in SIMD registers, each pixel's sum still taking the taps in that order.
   ForRowBlocks(h, num_threads, [&](int y0, int y1) {
     std::vector<float> padded(w + 2 * radius);
     for (int y = y0; y < y1; ++y) {
       const float* src = in.row(y);
       for (int x = 0; x < w + 2 * radius; ++x) padded[x] = src[std::clamp(x - radius, 0, w - 1)];
       float* dst = tmp.row(y);
-      for (int x = 0; x < w; ++x) {
-        float sum = 0;
-        for (int k = 0; k <= 2 * radius; ++k) sum += taps[k] * padded[x + k];
-        dst[x] = sum;
+      // The first tap's products are the sums so far (0 + p rounds to p).
+      for (int x = 0; x < w; ++x) dst[x] = taps[0] * padded[x];
+      for (int k = 1; k <= 2 * radius; ++k) {
+        const float t = taps[k];
+        const float* shifted = padded.data() + k;
+        for (int x = 0; x < w; ++x) dst[x] += t * shifted[x];
       }
     }
   });
@@ -103,8 +106,9 @@ void GaussianBlur(const Plane& in, float sigma, int num_threads, Plane* out) {
   ForRowBlocks(h, num_threads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       float* dst = result.row(y);
-      std::fill(dst, dst + w, 0.0f);
-      for (int k = 0; k <= 2 * radius; ++k) {
+      const float* top = tmp.row(std::clamp(y - radius, 0, h - 1));
+      for (int x = 0; x < w; ++x) dst[x] = taps[0] * top[x];
+      for (int k = 1; k <= 2 * radius; ++k) {
         const float* src = tmp.row(std::clamp(y + k - radius, 0, h - 1));
         const float t = taps[k];
         for (int x = 0; x < w; ++x) dst[x] += t * src[x];

@@ -93,7 +93,7 @@ CpuSiftExtractor::CpuSiftExtractor(const FeatureOptions& options)
 
 FeatureSet CpuSiftExtractor::Extract(const GrayImage& image) {
   return ExtractSiftCpu(image, MakeSiftParams(options_, image.width, image.height), smoother_,
-                        /*num_threads=*/1);
+                        ResolveNumThreads(options_.num_threads));
 }
 
 int CpuSiftExtractor::ConcurrentCalls() const { return ResolveNumThreads(options_.num_threads); }

@@ -21,7 +21,10 @@ FeatureSet ExtractSiftCpu(const GrayImage& image, const SiftParams& params,
                           const LevelSmoother& smoother, int num_threads);
 
 // FeatureExtractor on the CPU. Thread-safe: ConcurrentCalls() calls (options.num_threads)
-// may run at once, each on one thread, which is how the pipeline feeds it many images.
+// may run at once, which is how the pipeline feeds it many images. Each call spreads its
+// loops over options.num_threads threads too: while images run side by side the cores are
+// shared, and the last image of a batch gets the cores the others left (fountain-P11, 11
+// images on 2 cores: extraction 4.1 instead of 4.3 s). The features do not depend on it.
 class CpuSiftExtractor : public FeatureExtractor {
  public:
   explicit CpuSiftExtractor(const FeatureOptions& options);

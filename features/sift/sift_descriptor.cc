@@ -2,24 +2,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "features/sift/fast_atan2.h"
 
 namespace proj {
 namespace {
 
 constexpr float kTwoPi = 6.283185307179586f;
 
-float Mod2Pi(float angle) {
-  angle = std::fmod(angle, kTwoPi);
-  if (angle < 0) angle += kTwoPi;
+// An angle in (-2 pi, 2 pi) brought into [0, 2 pi) (for those, what fmod and a wrap of
+// negatives give), without a library call.
+inline float WrapTwoPi(float angle) {
+  angle += angle < 0.0f ? kTwoPi : 0.0f;
   return angle >= kTwoPi ? 0.0f : angle;
 }
 
-void Gradient(const Plane& level, int x, int y, float* magnitude, float* angle) {
-  const float gx = 0.5f * (level.at(x + 1, y) - level.at(x - 1, y));
-  const float gy = 0.5f * (level.at(x, y + 1) - level.at(x, y - 1));
-  *magnitude = std::sqrt(gx * gx + gy * gy);
-  *angle = Mod2Pi(std::atan2(gy, gx));
+// Gradient magnitudes and angles in [0, 2 pi) (central differences) of the samples
+// (x_begin + i, y), i < count: one vectorized loop per row of a window.
+void RowGradients(const Plane& level, int y, int x_begin, int count, float* magnitude,
+                  float* angle) {
+  const float* row = level.row(y) + x_begin;
+  const float* above = level.row(y - 1) + x_begin;
+  const float* below = level.row(y + 1) + x_begin;
+  for (int i = 0; i < count; ++i) {
+    const float gx = 0.5f * (row[i + 1] - row[i - 1]);
+    const float gy = 0.5f * (below[i] - above[i]);
+    magnitude[i] = std::sqrt(gx * gx + gy * gy);
+    angle[i] = WrapTwoPi(FastAtan2(gy, gx));
+  }
 }
+
+// Scratch rows of one window.
+struct WindowRows {
+  std::vector<float> magnitude, angle, cell_x, cell_y;
+  explicit WindowRows(int count)
+      : magnitude(std::max(count, 0)), angle(std::max(count, 0)), cell_x(std::max(count, 0)),
+        cell_y(std::max(count, 0)) {}
+};
 
 }  // namespace
 
@@ -31,15 +51,17 @@ int ComputeSiftOrientations(const Plane& level, float x, float y, float sigma,
   const int xi = static_cast<int>(std::floor(x + 0.5f));
   const int yi = static_cast<int>(std::floor(y + 0.5f));
   float hist[kSiftOrientationBins] = {};
-  for (int py = std::max(yi - radius, 1); py <= std::min(yi + radius, h - 2); ++py) {
-    for (int px = std::max(xi - radius, 1); px <= std::min(xi + radius, w - 2); ++px) {
-      const float dx = px - x, dy = py - y;
+  const int x_begin = std::max(xi - radius, 1), x_end = std::min(xi + radius, w - 2);
+  const int count = x_end - x_begin + 1;
+  WindowRows rows(count);
+  for (int py = std::max(yi - radius, 1); py <= std::min(yi + radius, h - 2) && count > 0; ++py) {
+    RowGradients(level, py, x_begin, count, rows.magnitude.data(), rows.angle.data());
+    for (int i = 0; i < count; ++i) {
+      const float dx = x_begin + i - x, dy = py - y;
       const float r2 = dx * dx + dy * dy;
       if (r2 >= radius * radius + 0.6f) continue;
-      float magnitude = 0, angle = 0;
-      Gradient(level, px, py, &magnitude, &angle);
-      const float weight = std::exp(-r2 / (2 * window_sigma * window_sigma)) * magnitude;
-      const float fbin = kSiftOrientationBins * angle / kTwoPi;
+      const float weight = std::exp(-r2 / (2 * window_sigma * window_sigma)) * rows.magnitude[i];
+      const float fbin = kSiftOrientationBins * rows.angle[i] / kTwoPi;
       const int bin = static_cast<int>(std::floor(fbin - 0.5f));
       const float frac = fbin - bin - 0.5f;
       hist[(bin + kSiftOrientationBins) % kSiftOrientationBins] += (1 - frac) * weight;
@@ -61,22 +83,22 @@ int ComputeSiftOrientations(const Plane& level, float x, float y, float sigma,
   if (!(max_value > 0)) return 0;
   // Collect peaks, then keep the strongest max_orientations.
   float peak_angle[kSiftOrientationBins], peak_value[kSiftOrientationBins];
-  int count = 0;
+  int num_peaks = 0;
   for (int i = 0; i < kSiftOrientationBins; ++i) {
     const float h0 = hist[i];
     const float hm = hist[(i + kSiftOrientationBins - 1) % kSiftOrientationBins];
     const float hp = hist[(i + 1) % kSiftOrientationBins];
     if (h0 > params.orientation_peak_ratio * max_value && h0 > hm && h0 > hp) {
       const float offset = -0.5f * (hp - hm) / (hp + hm - 2 * h0);
-      peak_angle[count] = Mod2Pi(kTwoPi * (i + offset + 0.5f) / kSiftOrientationBins);
-      peak_value[count] = h0;
-      ++count;
+      peak_angle[num_peaks] = WrapTwoPi(kTwoPi * (i + offset + 0.5f) / kSiftOrientationBins);
+      peak_value[num_peaks] = h0;
+      ++num_peaks;
     }
   }
   int kept = 0;
-  while (kept < params.max_orientations && kept < count) {
+  while (kept < params.max_orientations && kept < num_peaks) {
     int best = kept;
-    for (int i = kept + 1; i < count; ++i) {
+    for (int i = kept + 1; i < num_peaks; ++i) {
       if (peak_value[i] > peak_value[best]) best = i;
     }
     std::swap(peak_value[kept], peak_value[best]);
@@ -116,18 +138,24 @@ void ComputeSiftDescriptor(const Plane& level, float x, float y, float sigma, fl
   const int xi = static_cast<int>(std::floor(x + 0.5f));
   const int yi = static_cast<int>(std::floor(y + 0.5f));
   float hist[kCells * kCells * kBins] = {};
-  for (int py = std::max(yi - radius, 1); py <= std::min(yi + radius, h - 2); ++py) {
-    for (int px = std::max(xi - radius, 1); px <= std::min(xi + radius, w - 2); ++px) {
-      const float dx = px - x, dy = py - y;
+  const int x_begin = std::max(xi - radius, 1), x_end = std::min(xi + radius, w - 2);
+  const int count = x_end - x_begin + 1;
+  WindowRows rows(count);
+  for (int py = std::max(yi - radius, 1); py <= std::min(yi + radius, h - 2) && count > 0; ++py) {
+    RowGradients(level, py, x_begin, count, rows.magnitude.data(), rows.angle.data());
+    const float dy = py - y;
+    for (int i = 0; i < count; ++i) {
       // Offset in cell units, in the keypoint's rotated frame.
-      const float nx = (c * dx + s * dy) / cell;
-      const float ny = (-s * dx + c * dy) / cell;
+      const float dx = x_begin + i - x;
+      rows.cell_x[i] = (c * dx + s * dy) / cell;
+      rows.cell_y[i] = (-s * dx + c * dy) / cell;
+    }
+    for (int i = 0; i < count; ++i) {
+      const float nx = rows.cell_x[i], ny = rows.cell_y[i];
       if (std::fabs(nx) >= kCells / 2.0f + 0.5f || std::fabs(ny) >= kCells / 2.0f + 0.5f) continue;
-      float magnitude = 0, gradient_angle = 0;
-      Gradient(level, px, py, &magnitude, &gradient_angle);
-      const float nt = kBins * Mod2Pi(gradient_angle - angle) / kTwoPi;
+      const float nt = kBins * WrapTwoPi(rows.angle[i] - angle) / kTwoPi;
       const float weight =
-          std::exp(-(nx * nx + ny * ny) / (2 * weight_sigma * weight_sigma)) * magnitude;
+          std::exp(-(nx * nx + ny * ny) / (2 * weight_sigma * weight_sigma)) * rows.magnitude[i];
       const int bx = static_cast<int>(std::floor(nx - 0.5f));
       const int by = static_cast<int>(std::floor(ny - 0.5f));
       const int bt = static_cast<int>(std::floor(nt));

@@ -247,7 +247,8 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
       ->capture_default_str();
   AddEnumOption(app, "--ba-solver", &args->options.ba_solver, kBaSolverNames,
                 "Bundle adjustment solver: gpu or cpu is our Levenberg-Marquardt with Schur "
-                "complement and PCG on that device (deterministic: same input, same model), "
+                "complement and PCG on that device (cpu: exact dense steps up to 100 images; "
+                "deterministic: same input, same model), "
                 "ceres is Ceres (the reference); auto is gpu when --device resolves to a GPU, "
                 "else cpu");
   app.add_flag_callback(

@@ -570,6 +570,8 @@ cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options
   // Steps solved to the residual tolerance converge as Ceres' exact ones do (28).
   solver_options.pcg_eta = adjustment.position_priors.empty() ? options.pcg_eta : 0.0;
   solver_options.num_threads = options.num_threads;
+  solver_options.dense_schur =  // the GPU solver ignores it
+      static_cast<int>(adjustment.pose_images.size()) <= options.cpu_dense_schur_max_images;
   solver_options.verbose = options.verbose;
   return solver_options;
 }
@@ -607,7 +609,9 @@ SolverResult SolveWithLmPcg(const BundleAdjustmentOptions& options, const Adjust
   result.initial_cost = solved.initial_cost;
   result.final_cost = solved.final_cost;
   result.message = solved.message;
-  result.solver = use_gpu ? "lm-pcg-gpu" : "lm-pcg-cpu";
+  result.solver = use_gpu                     ? "lm-pcg-gpu"
+                  : solver_options.dense_schur ? "lm-dense-schur-cpu"
+                                               : "lm-pcg-cpu";
   return result;
 }
 
@@ -618,6 +622,8 @@ void BundleAdjustmentOptions::Check() const {
                "BundleAdjustmentOptions.loss_scale_px must be > 0, got " << loss_scale_px);
   PROJ_REQUIRE(max_iterations >= 1,
                "BundleAdjustmentOptions.max_iterations must be >= 1, got " << max_iterations);
+  PROJ_REQUIRE(cpu_dense_schur_max_images >= 0,
+               "BundleAdjustmentOptions.cpu_dense_schur_max_images must be >= 0");
   PROJ_REQUIRE(function_tolerance >= 0, "BundleAdjustmentOptions.function_tolerance must be >= 0");
   PROJ_REQUIRE(gradient_tolerance >= 0, "BundleAdjustmentOptions.gradient_tolerance must be >= 0");
   PROJ_REQUIRE(parameter_tolerance >= 0,

@@ -59,6 +59,10 @@ struct BundleAdjustmentOptions {
   // iterations, stopping at |residual| <= pcg_relative_tolerance * |right-hand side| or when
   // the quadratic model stalls by pcg_eta (cuda::BaSolverOptions); with position priors only
   // the residual test (they hold the gauge softly, a mode that truncated steps stall on).
+  // kCpu (and kGpu's CPU fallback): exact steps, the reduced camera system formed and solved
+  // by dense Cholesky (cuda::BaSolverOptions::dense_schur), when at most this many images have
+  // variable poses; PCG as the GPU solver above. 0: always PCG; >= 0.
+  int cpu_dense_schur_max_images = 0;
   int max_pcg_iterations = 100;          // >= 1
   double pcg_relative_tolerance = 1e-6;  // in (0, 1)
   double pcg_eta = 0.1;                  // in [0, 1)

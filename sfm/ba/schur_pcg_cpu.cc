@@ -1,9 +1,13 @@
 #include "sfm/ba/schur_pcg_cpu.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <numeric>
 #include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
 
 #include "core/check.h"
 #include "core/parallel_for.h"
@@ -75,6 +79,15 @@ class CpuBackend : public cuda::BaBackend {
       }
     }
     prior_linearization_.resize(prior_images_.size());
+    if (options.dense_schur) {
+      schur_.resize(static_cast<size_t>(nc_) * nc_);
+      schur_parts_.resize(static_cast<size_t>(kSchurParts) * nc_ * nc_);
+      position_images_.resize(num_observations);
+      for (int image = 0; image < num_images_; ++image) {
+        std::fill(position_images_.begin() + layout_.image_offsets[image],
+                  position_images_.begin() + layout_.image_offsets[image + 1], image);
+      }
+    }
     if (problem->has_camera_priors()) {
       for (int k = 0; k < kCam * num_cameras_; ++k) {
         if (problem->camera_prior_weights[k] != 0) prior_camera_params_.push_back(k);
@@ -185,27 +198,22 @@ class CpuBackend : public cuda::BaBackend {
         AddXv<3>(l.jac_point, &y_p_[3 * point], v);
         AddXtv<kPose>(l.jac_pose, v, &b[kPose * image]);
         AddXtv<kCam>(l.jac_camera, v, &camera_rhs[kCam * image]);
+        if (options_.dense_schur) continue;
         SubtractSchurBlock<kPose>(l.jac_pose, l.jac_point, &point_inverse_[9 * point], m);
         SubtractSchurBlock<kCam>(l.jac_camera, l.jac_point, &point_inverse_[9 * point],
                                  camera_block);
       }
-      cuda::InvertPreconditionerBlock<kPose>(m);
+      if (!options_.dense_schur) cuda::InvertPreconditionerBlock<kPose>(m);
     });
     std::vector<double> camera_sums(static_cast<size_t>(num_cameras_) * kCam);
     SumPerCamera(camera_rhs, kCam, &camera_sums);
     for (int k = 0; k < kCam * num_cameras_; ++k) b[camera_offset_ + k] += camera_sums[k];
-    camera_sums.assign(static_cast<size_t>(num_cameras_) * kCam * kCam, 0.0);
-    SumPerCamera(scratch_, kCam * kCam, &camera_sums);
-    for (int camera = 0; camera < num_cameras_; ++camera) {
-      double* m = &preconditioner_camera_[kCam * kCam * camera];
-      for (int k = 0; k < kCam * kCam; ++k) {
-        m[k] = hessian_camera_[kCam * kCam * camera + k] + camera_sums[kCam * kCam * camera + k];
-      }
-      for (int k = 0; k < kCam; ++k) m[k * kCam + k] += damping_c_[camera_offset_ + kCam * camera + k];
-      cuda::InvertPreconditionerBlock<kCam>(m);
+    if (options_.dense_schur) {
+      if (!SolveDense(b, &delta_c_)) return step;
+    } else {
+      BuildCameraPreconditioner();
+      step.pcg_iterations = SolvePcg(b, &delta_c_);
     }
-
-    step.pcg_iterations = SolvePcg(b, &delta_c_);
     MaskConstantCameraSide(&delta_c_);
 
     // Back-substitution: dp = -A_pp^-1 (g_p + J_p^T J_c dc).
@@ -363,6 +371,142 @@ class CpuBackend : public cuda::BaBackend {
       }
     }
   }
+  // The camera blocks of the block-Jacobi preconditioner, from the per-image partial Schur
+  // blocks in scratch_.
+  void BuildCameraPreconditioner() {
+    std::vector<double> camera_sums(static_cast<size_t>(num_cameras_) * kCam * kCam, 0.0);
+    SumPerCamera(scratch_, kCam * kCam, &camera_sums);
+    for (int camera = 0; camera < num_cameras_; ++camera) {
+      double* m = &preconditioner_camera_[kCam * kCam * camera];
+      for (int k = 0; k < kCam * kCam; ++k) {
+        m[k] = hessian_camera_[kCam * kCam * camera + k] + camera_sums[kCam * kCam * camera + k];
+      }
+      for (int k = 0; k < kCam; ++k) m[k * kCam + k] += damping_c_[camera_offset_ + kCam * camera + k];
+      cuda::InvertPreconditionerBlock<kCam>(m);
+    }
+  }
+  // S = J_c^T J_c + D_c + priors - sum over points of J_c^T J_p A_pp^-1 J_p^T J_c, formed
+  // explicitly into schur_ (nc_ x nc_, row-major). S is symmetric: each off-diagonal term is
+  // summed once, into A, and S = A + A^T (terms on the diagonal go in at half weight). The
+  // points are cut into kSchurParts fixed parts, each summed into an A of its own, added in
+  // order afterwards: the same sums for any thread count.
+  void FormSchurComplement() {
+    constexpr int kSide = kPose + kCam;  // camera-side unknowns of one observation
+    using PoseRow = Eigen::Matrix<double, 1, kPose>;
+    using CameraRow = Eigen::Matrix<double, 1, kCam>;
+    const size_t size = static_cast<size_t>(nc_) * nc_;
+    std::fill(schur_parts_.begin(), schur_parts_.end(), 0.0);
+    ParallelFor(0, kSchurParts, threads_, [&](int part, int) {
+      double* out = &schur_parts_[part * size];
+      const int first_point = static_cast<int>(static_cast<int64_t>(num_points_) * part / kSchurParts);
+      const int last_point = static_cast<int>(static_cast<int64_t>(num_points_) * (part + 1) / kSchurParts);
+      // Per observation of the point: f^T = J_p^T [J_pose J_camera] (3 x kSide) and
+      // g = f A_pp^-1 (kSide x 3), and its first pose and first camera unknown.
+      std::vector<double> ft, g;
+      std::vector<int> first;
+      for (int point = first_point; point < last_point; ++point) {
+        const int begin = layout_.point_offsets[point], end = layout_.point_offsets[point + 1];
+        const int length = end - begin;
+        ft.resize(static_cast<size_t>(length) * kSide * 3);
+        g.resize(ft.size());
+        first.resize(2 * static_cast<size_t>(length));
+        const double* inverse = &point_inverse_[9 * point];
+        for (int i = 0; i < length; ++i) {
+          const int position = layout_.point_positions[begin + i];
+          const BaObservationLinearization& l = linearization_[position];
+          const int image = position_images_[position];
+          first[2 * i] = kPose * image;
+          first[2 * i + 1] = camera_offset_ + kCam * problem_.image_cameras[image];
+          // The pose-camera block of J_c^T J_c (the diagonal blocks are hessian_pose_ and
+          // hessian_camera_); its transpose comes from A^T.
+          for (int a = 0; a < kPose; ++a) {
+            double* row = out + static_cast<size_t>(first[2 * i] + a) * nc_ + first[2 * i + 1];
+            for (int c = 0; c < kCam; ++c) {
+              row[c] += l.jac_pose[0][a] * l.jac_camera[0][c] + l.jac_pose[1][a] * l.jac_camera[1][c];
+            }
+          }
+          double* fti = &ft[static_cast<size_t>(i) * kSide * 3];
+          for (int k = 0; k < 3; ++k) {
+            for (int a = 0; a < kSide; ++a) {
+              const double j0 = a < kPose ? l.jac_pose[0][a] : l.jac_camera[0][a - kPose];
+              const double j1 = a < kPose ? l.jac_pose[1][a] : l.jac_camera[1][a - kPose];
+              fti[k * kSide + a] = j0 * l.jac_point[0][k] + j1 * l.jac_point[1][k];
+            }
+          }
+          double* gi = &g[static_cast<size_t>(i) * kSide * 3];
+          for (int a = 0; a < kSide; ++a) {
+            for (int k = 0; k < 3; ++k) {
+              gi[3 * a + k] = fti[a] * inverse[k] + fti[kSide + a] * inverse[3 + k] +
+                              fti[2 * kSide + a] * inverse[6 + k];
+            }
+          }
+        }
+        if (problem_.point_constant[point] != 0) continue;
+        for (int i = 0; i < length; ++i) {
+          const double* gi = &g[static_cast<size_t>(i) * kSide * 3];
+          for (int j = i; j < length; ++j) {
+            // A[rows of i, columns of j] -= g_i f_j^T, row by row in two contiguous runs.
+            // A local copy: the stores into A cannot alias it, so the loops vectorize.
+            double ftj[3 * kSide];
+            std::copy(&ft[static_cast<size_t>(j) * kSide * 3], &ft[static_cast<size_t>(j + 1) * kSide * 3], ftj);
+            const double weight = j == i ? 0.5 : 1.0;
+            for (int a = 0; a < kSide; ++a) {
+              const int r = a < kPose ? first[2 * i] + a : first[2 * i + 1] + a - kPose;
+              double* row = out + static_cast<size_t>(r) * nc_;
+              const double g0 = weight * gi[3 * a], g1 = weight * gi[3 * a + 1], g2 = weight * gi[3 * a + 2];
+              Eigen::Map<PoseRow>(row + first[2 * j]) -=
+                  g0 * Eigen::Map<const PoseRow>(ftj) + g1 * Eigen::Map<const PoseRow>(ftj + kSide) +
+                  g2 * Eigen::Map<const PoseRow>(ftj + 2 * kSide);
+              Eigen::Map<CameraRow>(row + first[2 * j + 1]) -=
+                  g0 * Eigen::Map<const CameraRow>(ftj + kPose) +
+                  g1 * Eigen::Map<const CameraRow>(ftj + kSide + kPose) +
+                  g2 * Eigen::Map<const CameraRow>(ftj + 2 * kSide + kPose);
+            }
+          }
+        }
+      }
+    });
+    // Sum of the parts (rows in parallel, parts in order), then S = A + A^T.
+    ParallelFor(0, nc_, threads_, [&](int r, int) {
+      double* row = &schur_[static_cast<size_t>(r) * nc_];
+      std::copy(&schur_parts_[static_cast<size_t>(r) * nc_], &schur_parts_[static_cast<size_t>(r + 1) * nc_], row);
+      for (int part = 1; part < kSchurParts; ++part) {
+        const double* in = &schur_parts_[part * size + static_cast<size_t>(r) * nc_];
+        for (int c = 0; c < nc_; ++c) row[c] += in[c];
+      }
+    });
+    for (int r = 0; r < nc_; ++r) {
+      for (int c = r; c < nc_; ++c) {
+        const double sum = schur_[static_cast<size_t>(r) * nc_ + c] + schur_[static_cast<size_t>(c) * nc_ + r];
+        schur_[static_cast<size_t>(r) * nc_ + c] = schur_[static_cast<size_t>(c) * nc_ + r] = sum;
+      }
+    }
+    for (int image = 0; image < num_images_; ++image) {
+      for (int a = 0; a < kPose; ++a) {
+        double* row = &schur_[static_cast<size_t>(kPose * image + a) * nc_ + kPose * image];
+        for (int c = 0; c < kPose; ++c) row[c] += hessian_pose_[kPose * kPose * image + a * kPose + c];
+        row[a] += damping_c_[kPose * image + a];
+      }
+    }
+    for (int camera = 0; camera < num_cameras_; ++camera) {
+      const int first = camera_offset_ + kCam * camera;
+      for (int a = 0; a < kCam; ++a) {
+        double* row = &schur_[static_cast<size_t>(first + a) * nc_ + first];
+        for (int c = 0; c < kCam; ++c) row[c] += hessian_camera_[kCam * kCam * camera + a * kCam + c];
+        row[a] += damping_c_[first + a];
+      }
+    }
+  }
+  // x = S^-1 b by Cholesky; false when S is not numerically positive definite.
+  bool SolveDense(const std::vector<double>& b, std::vector<double>* x) {
+    FormSchurComplement();
+    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::LLT<Matrix> cholesky(Eigen::Map<const Matrix>(schur_.data(), nc_, nc_));
+    if (cholesky.info() != Eigen::Success) return false;
+    Eigen::Map<Eigen::VectorXd>(x->data(), nc_) =
+        cholesky.solve(Eigen::Map<const Eigen::VectorXd>(b.data(), nc_));
+    return true;
+  }
   // u_[position] = J_c v for every observation.
   void ComputeJcV(const std::vector<double>& v) {
     ForImages([&](int image, int camera, int begin, int end) {
@@ -495,6 +639,10 @@ class CpuBackend : public cuda::BaBackend {
   std::vector<double> y_p_, t_p_;
   std::vector<double> delta_c_, delta_p_;
   std::vector<double> scratch_;  // per-image partial camera blocks
+  // Dense path: S, the parts it is summed from, the image of each position.
+  static constexpr int kSchurParts = 8;
+  std::vector<double> schur_, schur_parts_;
+  std::vector<int> position_images_;
   std::vector<double> candidate_poses_, candidate_params_, candidate_points_;
   // Priors: images with a position prior and their linearisation; indices into camera_params
   // (camera * kCam + parameter) of the parameters with a prior.

@@ -8,6 +8,8 @@
 // formed: each product S v is computed from the per-observation Jacobians as
 // J_c^T (J_c v - J_p A_pp^-1 J_p^T J_c v) + D_c v ("implicit Schur", as PBA), which costs
 // O(observations) memory for any number of cameras and any sharing of intrinsics.
+// With options.dense_schur, S is formed (row blocks of each image's pose, summed in image order
+// for the shared intrinsics, so the same for any thread count) and solved by dense Cholesky.
 #pragma once
 
 #include "cuda/ba/ba_problem.h"

@@ -301,6 +301,7 @@ BundleAdjustmentOptions IncrementalMapper::BaOptions(int max_iterations) const {
     ba.principal_point_camera_ids = principal_point_cameras_;
   }
   ba.num_threads = options_.num_threads;
+  ba.cpu_dense_schur_max_images = options_.cpu_dense_schur_max_images;
   ba.update_point_errors = false;  // RunIncrementalMapper updates them once, at the end
   return ba;
 }
@@ -395,16 +396,16 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
 namespace {
 
 // Final refinement, as COLMAP does: adjust, filter and re-triangulate every track until the
-// model stops changing (fewer than 0.1% of the observations), with a tight tolerance and the
-// robust loss, slower than plain least squares but measurably more accurate (fountain-P11:
-// 6.2 vs 6.3 mm).
+// model stops changing (fewer than final_ba_min_change of the observations), with a tight
+// tolerance and the robust loss, slower than plain least squares but measurably more accurate
+// (fountain-P11: 6.2 vs 6.3 mm).
 void RefineUntilStable(const IncrementalMapperOptions& options, int max_rounds,
                        IncrementalMapper* mapper) {
   for (int round = 0; round < max_rounds; ++round) {
     const int changed =
         mapper->GlobalAdjust(options.global_ba_max_iterations, options.final_ba_function_tolerance,
                              BundleAdjustmentOptions::LossType::kCauchy, true);
-    if (changed < 0.001 * static_cast<double>(mapper->NumObservations())) break;
+    if (changed < options.final_ba_min_change * static_cast<double>(mapper->NumObservations())) break;
   }
 }
 

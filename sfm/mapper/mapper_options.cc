@@ -19,6 +19,9 @@ void IncrementalMapperOptions::Check() const {
                "mapper local_ba_max_constant_images must be >= 2 (they fix the gauge)");
   PROJ_REQUIRE(global_ba_growth >= 1.0, "mapper global_ba_growth must be >= 1");
   PROJ_REQUIRE(principal_point_max_rounds >= 1, "mapper principal_point_max_rounds must be >= 1");
+  PROJ_REQUIRE(final_ba_min_change >= 0 && final_ba_min_change < 1,
+               "mapper final_ba_min_change must be in [0, 1)");
+  PROJ_REQUIRE(cpu_dense_schur_max_images >= 0, "mapper cpu_dense_schur_max_images must be >= 0");
   priors.Check();
   using Solver = BundleAdjustmentOptions::Solver;
   for (const Solver solver : {global_ba_solver, local_ba_solver}) {

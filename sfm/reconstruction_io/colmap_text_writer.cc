@@ -1,5 +1,7 @@
+#include <charconv>
 #include <filesystem>
 #include <ostream>
+#include <string>
 
 #include "io/atomic_file.h"
 #include "sfm/reconstruction_io/colmap_text.h"
@@ -10,6 +12,22 @@ namespace {
 
 using internal::InRegisteredImage;
 using internal::NumRegisteredObservations;
+
+// " " and v as the streams here write it (precision 17, general format: printf's %.17g),
+// through std::to_chars: the keypoint and track lines are most of a model's text, and the
+// stream's number formatting of them took 0.15 s of fountain-P11's 12 s CPU run.
+void AppendNumber(double v, std::string* line) {
+  char buffer[40];
+  buffer[0] = ' ';
+  const auto end = std::to_chars(buffer + 1, buffer + sizeof(buffer), v, std::chars_format::general, 17).ptr;
+  line->append(buffer, end);
+}
+void AppendNumber(long long v, std::string* line) {
+  char buffer[24];
+  buffer[0] = ' ';
+  const auto end = std::to_chars(buffer + 1, buffer + sizeof(buffer), v).ptr;
+  line->append(buffer, end);
+}
 
 void WriteCameras(const Scene& scene, std::ostream& out) {
   out.precision(17);
@@ -49,13 +67,15 @@ void WriteImages(const Scene& scene, std::ostream& out) {
     const Eigen::Vector3d& t = image.cam_from_world.translation;
     out << id + 1 << " " << q.w() << " " << q.x() << " " << q.y() << " " << q.z() << " " << t.x()
         << " " << t.y() << " " << t.z() << " " << image.camera_id + 1 << " " << image.name << "\n";
+    std::string line;
     for (size_t k = 0; k < image.keypoints.size(); ++k) {
-      if (k > 0) out << " ";
       const int point_id = k < image.point3d_ids.size() ? image.point3d_ids[k] : kInvalidId;
-      out << image.keypoints[k].x() << " " << image.keypoints[k].y() << " "
-          << (point_id == kInvalidId ? -1 : point_id + 1);
+      AppendNumber(static_cast<double>(image.keypoints[k].x()), &line);
+      AppendNumber(static_cast<double>(image.keypoints[k].y()), &line);
+      AppendNumber(point_id == kInvalidId ? -1LL : point_id + 1LL, &line);
     }
-    out << "\n";
+    line += '\n';
+    out.write(line.data() + (line.size() > 1 ? 1 : 0), line.size() - (line.size() > 1 ? 1 : 0));
   }
 }
 
@@ -74,15 +94,17 @@ void WritePoints(const Scene& scene, std::ostream& out) {
       << (num_points > 0 ? static_cast<double>(num_observations) / num_points : 0.0) << "\n";
   for (const auto& [id, point] : scene.points) {
     if (NumRegisteredObservations(scene, point) == 0) continue;
-    out << id + 1 << " " << point.position.x() << " " << point.position.y() << " "
-        << point.position.z() << " " << static_cast<int>(point.color[0]) << " "
-        << static_cast<int>(point.color[1]) << " " << static_cast<int>(point.color[2]) << " "
-        << point.mean_error_px;
+    std::string line = std::to_string(id + 1);
+    for (int k = 0; k < 3; ++k) AppendNumber(point.position[k], &line);
+    for (int k = 0; k < 3; ++k) AppendNumber(static_cast<long long>(point.color[k]), &line);
+    AppendNumber(static_cast<double>(point.mean_error_px), &line);
     for (const auto& element : point.track) {
       if (!InRegisteredImage(scene, element)) continue;
-      out << " " << element.image_id + 1 << " " << element.keypoint_index;
+      AppendNumber(element.image_id + 1LL, &line);
+      AppendNumber(static_cast<long long>(element.keypoint_index), &line);
     }
-    out << "\n";
+    line += '\n';
+    out << line;
   }
 }
 

@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
 
 #include "core/check.h"
+#include "features/sift/fast_atan2.h"
 #include "features/sift/scale_space.h"
 #include "features/sift/sift_cpu.h"
 #include "features/sift/sift_extractor_factory.h"
@@ -85,6 +89,79 @@ void GeometricAgreement(const FeatureSet& f1, const FeatureSet& f2, Map map, dou
     float x = 0, y = 0;
     map(a.x, a.y, &x, &y);
     if (std::hypot(x - b.x, y - b.y) < tolerance_px) ++*correct;
+  }
+}
+
+// Float values apart, counted in units in the last place (same sign assumed).
+int64_t UlpDistance(float a, float b) {
+  int32_t ia = 0, ib = 0;
+  std::memcpy(&ia, &a, sizeof(float));
+  std::memcpy(&ib, &b, sizeof(float));
+  if (ia < 0) ia = INT32_MIN - ia;
+  if (ib < 0) ib = INT32_MIN - ib;
+  return std::abs(static_cast<int64_t>(ia) - ib);
+}
+
+TEST(SiftCpu, FastAtan2IsWithinThreeUlpOfTheLibrary) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  int64_t worst = 0;
+  for (int i = 0; i < 200000; ++i) {
+    // Gradients of every magnitude in every direction, as the central differences give.
+    const float scale = std::pow(10.0f, 4.0f * uniform(random));
+    const float y = scale * uniform(random), x = scale * uniform(random);
+    if (x == 0 || y == 0) continue;
+    worst = std::max(worst, UlpDistance(FastAtan2(y, x), std::atan2(y, x)));
+  }
+  EXPECT_LE(worst, 3);
+  // Axes and diagonals, where the range reduction switches branches.
+  for (const float y : {-2.0f, -1.0f, 0.0f, 1.0f, 2.0f}) {
+    for (const float x : {-2.0f, -1.0f, 1.0f, 2.0f}) {
+      EXPECT_LE(UlpDistance(FastAtan2(y, x), std::atan2(y, x)), 3) << y << ", " << x;
+      EXPECT_LE(UlpDistance(FastAtan2(x, y == 0 ? 1.0f : y), std::atan2(x, y == 0 ? 1.0f : y)), 3);
+    }
+  }
+  EXPECT_EQ(FastAtan2(0.0f, 0.0f), 0.0f);
+}
+
+// The blur's vectorized passes round as the plain loop of the CUDA SIFT does (taps from -r
+// to +r, each product rounded before it is added: nvcc -fmad=false), bit for bit.
+TEST(SiftCpu, GaussianBlurRoundsAsTheUnfusedTapLoop) {
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  Plane in(53, 37);
+  for (float& v : in.pixels) v = uniform(random);
+  for (const float sigma : {0.8f, 1.6f, 3.2f}) {
+    const std::vector<float> taps = GaussianTaps(sigma);
+    const int radius = static_cast<int>(taps.size()) / 2;
+    auto sample = [](const Plane& p, int x, int y) {
+      return p.at(std::clamp(x, 0, p.width - 1), std::clamp(y, 0, p.height - 1));
+    };
+    Plane horizontal(in.width, in.height), expected(in.width, in.height);
+    for (int pass = 0; pass < 2; ++pass) {
+      const Plane& src = pass == 0 ? in : horizontal;
+      Plane& dst = pass == 0 ? horizontal : expected;
+      for (int y = 0; y < in.height; ++y) {
+        for (int x = 0; x < in.width; ++x) {
+          float sum = 0;
+          for (int k = -radius; k <= radius; ++k) {
+            // volatile: the product is rounded on its own, never fused into the sum.
+            volatile float product =
+                taps[k + radius] * (pass == 0 ? sample(src, x + k, y) : sample(src, x, y + k));
+            sum += product;
+          }
+          dst.at(x, y) = sum;
+        }
+      }
+    }
+    for (int threads : {1, 3}) {
+      Plane out;
+      GaussianBlur(in, sigma, threads, &out);
+      ASSERT_EQ(out.pixels.size(), expected.pixels.size());
+      int different = 0;
+      for (size_t i = 0; i < out.pixels.size(); ++i) different += out.pixels[i] != expected.pixels[i];
+      EXPECT_EQ(different, 0) << "sigma " << sigma << ", " << threads << " threads";
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <vector>
@@ -352,6 +353,87 @@ TEST(SchurPcgCpu, PriorsOnALocalConfigWithConstantsMatchCeres) {
       CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
   EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-6 * ceres.final_cost);
   EXPECT_EQ(solved.cameras[1].params, scene.cameras[1].params);  // its focal prior is ignored
+}
+
+// The dense reduced camera system (cuda::BaSolverOptions::dense_schur) reaches Ceres' optimum
+// with every kind of constant parameter, shared and constant intrinsics, principal points and
+// priors, for each loss.
+TEST(SchurPcgCpu, DenseSchurMatchesCeres) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 15);
+  BundleAdjustmentConfig local = ConfigForLocal(scene, 4, 3);
+  int moved = 0;
+  for (auto it = local.variable_point_ids.begin(); it != local.variable_point_ids.end();) {
+    if (moved++ % 5 == 0) {
+      local.constant_point_ids.insert(*it);
+      it = local.variable_point_ids.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  local.constant_camera_ids.insert(1);
+  BundleAdjustmentConfig with_priors = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 16, &with_priors);
+  for (const auto loss :
+       {BundleAdjustmentOptions::LossType::kTrivial, BundleAdjustmentOptions::LossType::kCauchy}) {
+    for (const BundleAdjustmentConfig& config : {ConfigForGlobal(scene), local, with_priors}) {
+      SCOPED_TRACE(static_cast<int>(loss));
+      BundleAdjustmentOptions options = ComparisonOptions(loss);
+      options.function_tolerance = 1e-12;
+      options.refine_principal_point = true;
+      options.cpu_dense_schur_max_images = 1000;
+      Scene solved;
+      const auto [ceres, ours] =
+          CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
+      EXPECT_EQ(ours.solver, "lm-dense-schur-cpu");
+      EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-6 * ceres.final_cost);
+      for (int id : config.constant_point_ids) {
+        EXPECT_EQ(solved.points.at(id).position, scene.points.at(id).position);
+      }
+      for (int id : config.constant_camera_ids) {
+        EXPECT_EQ(solved.cameras[id].params, scene.cameras[id].params);
+      }
+    }
+  }
+}
+
+// Above cpu_dense_schur_max_images variable images the CPU solver runs PCG.
+TEST(SchurPcgCpu, DenseSchurOnlyUpToItsImageCount) {
+  Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 17);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kTrivial);
+  options.solver = BundleAdjustmentOptions::Solver::kCpu;
+  const BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  options.cpu_dense_schur_max_images = 1;
+  Scene copy = scene;
+  EXPECT_EQ(RunBundleAdjustment(options, config, &copy).solver, "lm-pcg-cpu");
+  options.cpu_dense_schur_max_images = static_cast<int>(config.variable_image_ids.size());
+  EXPECT_EQ(RunBundleAdjustment(options, config, &scene).solver, "lm-dense-schur-cpu");
+}
+
+// The dense path sums in an order independent of the thread count: the same bits.
+TEST(SchurPcgCpu, DenseSchurGivesTheSameBitsForAnyThreadCount) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 18);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 19, &config);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kCauchy);
+  options.cpu_dense_schur_max_images = 1000;
+  cuda::BaSolverOptions solver_options;
+  const cuda::BaProblem problem = MakeBaProblem(options, config, scene, &solver_options);
+  ASSERT_TRUE(solver_options.dense_schur);
+  std::vector<cuda::BaProblem> solved;
+  std::vector<cuda::BaSolverSummary> summaries;
+  for (int threads : {1, 2, 5}) {
+    solver_options.num_threads = threads;
+    solved.push_back(problem);
+    summaries.push_back(SolveBaProblemCpu(solver_options, &solved.back()));
+  }
+  EXPECT_LT(summaries[0].final_cost, summaries[0].initial_cost);
+  for (size_t k = 1; k < solved.size(); ++k) {
+    EXPECT_EQ(summaries[k].num_iterations, summaries[0].num_iterations);
+    EXPECT_EQ(std::memcmp(&summaries[k].final_cost, &summaries[0].final_cost, sizeof(double)), 0);
+    EXPECT_EQ(solved[k].poses, solved[0].poses);
+    EXPECT_EQ(solved[k].points, solved[0].points);
+    EXPECT_EQ(solved[k].camera_params, solved[0].camera_params);
+  }
 }
 
 TEST(BaChunks, TileEachImageAndListEachCamerasChunksInOrder) {
