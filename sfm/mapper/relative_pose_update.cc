@@ -1,5 +1,6 @@
 #include "sfm/mapper/relative_pose_update.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -14,6 +15,7 @@ void RelativePoseUpdateOptions::Check() const {
   PROJ_REQUIRE(max_error_px > 0, "relative pose update max_error_px must be > 0");
   PROJ_REQUIRE(min_focal_change >= 0, "relative pose update min_focal_change must be >= 0");
   PROJ_REQUIRE(num_threads >= 0, "relative pose update num_threads must be >= 0");
+  PROJ_REQUIRE(max_pairs >= 0, "relative pose update max_pairs must be >= 0");
 }
 
 namespace {
@@ -67,18 +69,35 @@ int UpdateRelativePoses(const RelativePoseUpdateOptions& options,
     any |= changed[c] != 0;
   }
   if (!any) return 0;
-  std::atomic<int> count{0};
-  ParallelFor(0, static_cast<int>(pairs->size()), options.num_threads, [&](int index, int) {
-    VerifiedPair& pair = (*pairs)[index];
+  std::vector<int> eligible;
+  for (int index = 0; index < static_cast<int>(pairs->size()); ++index) {
+    const VerifiedPair& pair = (*pairs)[index];
     const TwoViewConfiguration configuration = pair.geometry.configuration;
     if (configuration != TwoViewConfiguration::kCalibrated &&
         configuration != TwoViewConfiguration::kUncalibrated) {
-      return;
+      continue;
     }
-    if (!changed[scene.images[pair.pair.image1].camera_id] &&
-        !changed[scene.images[pair.pair.image2].camera_id]) {
-      return;
+    if (changed[scene.images[pair.pair.image1].camera_id] ||
+        changed[scene.images[pair.pair.image2].camera_id]) {
+      eligible.push_back(index);
     }
+  }
+  if (options.max_pairs > 0 && static_cast<int>(eligible.size()) > options.max_pairs) {
+    auto more_inliers = [&](int a, int b) {
+      const size_t inliers_a = (*pairs)[a].geometry.inlier_matches.size();
+      const size_t inliers_b = (*pairs)[b].geometry.inlier_matches.size();
+      return inliers_a != inliers_b ? inliers_a > inliers_b : a < b;
+    };
+    std::nth_element(eligible.begin(), eligible.begin() + options.max_pairs, eligible.end(), more_inliers);
+    for (size_t k = options.max_pairs; k < eligible.size(); ++k) {
+      (*pairs)[eligible[k]].geometry.has_relative_pose = false;
+    }
+    eligible.resize(options.max_pairs);
+  }
+  std::atomic<int> count{0};
+  ParallelFor(0, static_cast<int>(eligible.size()), options.num_threads, [&](int k, int) {
+    const int index = eligible[k];
+    VerifiedPair& pair = (*pairs)[index];
     pair.geometry.has_relative_pose = EstimatePose(options, scene, static_cast<size_t>(index), &pair);
     ++count;
   });

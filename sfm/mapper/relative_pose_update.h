@@ -15,6 +15,11 @@ namespace proj {
 struct RelativePoseUpdateOptions {
   double max_error_px = 4.0;  // essential matrix RANSAC threshold (verification's)
   double min_focal_change = 1e-3;  // relative: smaller changes keep the pose
+  // At most this many pairs are estimated again, those with the most inlier matches; the other
+  // pairs of changed cameras lose their pose (0 = no limit). The incremental mapper uses pair
+  // poses only to choose its initial pair, among the pairs with the most inliers, and estimates
+  // a pose it lacks when it tries the pair; the global mapper averages them all.
+  int max_pairs = 0;
   int num_threads = 0;  // 0 = all cores
   uint64_t seed = 0;
   void Check() const;
@@ -27,7 +32,8 @@ struct RelativePoseUpdateOptions {
 // panoramic pairs
 // keep their pose (the global mapper averages no planar pair by default; a panorama's rotation
 // was fit at the focal scale that makes its homography a rotation). A pair whose essential
-// matrix fails loses its pose. Returns the number of pairs estimated again.
+// matrix fails loses its pose, as do those beyond max_pairs. Returns the number of pairs
+// estimated again.
 int UpdateRelativePoses(const RelativePoseUpdateOptions& options,
                         const std::vector<Camera>& previous_cameras, const Scene& scene,
                         std::vector<VerifiedPair>* pairs);

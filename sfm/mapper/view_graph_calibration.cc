@@ -14,7 +14,8 @@ void ViewGraphCalibrationOptions::Check() const {
 }
 
 const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOptions& options,
-                                                    int num_threads, uint64_t seed,
+                                                    int max_pairs_reestimated, int num_threads,
+                                                    uint64_t seed,
                                                     const std::vector<VerifiedPair>& pairs,
                                                     Scene* scene, std::vector<VerifiedPair>* updated,
                                                     ViewGraphCalibration* result) {
@@ -36,14 +37,17 @@ const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOp
                                               << " px (sharpness " << camera.sharpness << ")");
   }
   if (!changed) return pairs;
+  const double calibration_seconds = timer.ElapsedSeconds();
   RelativePoseUpdateOptions update;
   update.max_error_px = options.relative_pose_max_error_px;
+  update.max_pairs = max_pairs_reestimated;
   update.num_threads = num_threads;
   update.seed = seed;
   *updated = pairs;
   result->num_pairs_reestimated = UpdateRelativePoses(update, priors, *scene, updated);
   PROJ_LOG(kInfo, "relative poses estimated again under the calibrated focal lengths: "
-                      << result->num_pairs_reestimated << " pairs (" << timer.ElapsedSeconds() << " s)");
+                      << result->num_pairs_reestimated << " pairs (calibration " << calibration_seconds
+                      << " s, poses " << timer.ElapsedSeconds() - calibration_seconds << " s)");
   if (result->num_pairs_reestimated == 0) {
     updated->clear();
     return pairs;

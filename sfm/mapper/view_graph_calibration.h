@@ -35,10 +35,12 @@ struct ViewGraphCalibration {
 };
 
 // Calibrates the focal lengths the pairs constrain (the scene's cameras change; cameras with
-// an EXIF focal length keep it) and estimates the relative poses of their pairs again.
+// an EXIF focal length keep it) and estimates the relative poses of their pairs again: all of
+// them, or the max_pairs_reestimated with the most inliers (RelativePoseUpdateOptions::max_pairs).
 // Returns the pairs to use: `pairs` itself when nothing changed, else *updated.
 const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOptions& options,
-                                                    int num_threads, uint64_t seed,
+                                                    int max_pairs_reestimated, int num_threads,
+                                                    uint64_t seed,
                                                     const std::vector<VerifiedPair>& pairs,
                                                     Scene* scene, std::vector<VerifiedPair>* updated,
                                                     ViewGraphCalibration* result);

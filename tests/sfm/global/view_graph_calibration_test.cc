@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "sfm/mapper/incremental_mapper.h"
 #include "tests/sfm/global/ring_view_graph.h"
@@ -21,7 +22,7 @@ TEST(ViewGraphCalibration, CalibratesTheFocalLengthAndEstimatesThePosesAgain) {
   std::vector<VerifiedPair> updated;
   ViewGraphCalibration result;
   const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(ViewGraphCalibrationOptions(), 1, 0, graph.pairs, &scene, &updated, &result);
+      CalibrateViewGraph(ViewGraphCalibrationOptions(), 0, 1, 0, graph.pairs, &scene, &updated, &result);
   EXPECT_EQ(&pairs, &updated);
   ASSERT_EQ(result.cameras.size(), 1u);
   EXPECT_TRUE(result.cameras[0].calibrated);
@@ -37,13 +38,40 @@ TEST(ViewGraphCalibration, CalibratesTheFocalLengthAndEstimatesThePosesAgain) {
   EXPECT_LT(worst_deg, 1.0);
 }
 
+// With a limit, the pairs with the most inliers are estimated again and the rest lose their
+// (stale) pose, to be estimated if the incremental mapper tries them.
+TEST(ViewGraphCalibration, EstimatesAtMostTheLimitMostInliersFirst) {
+  const testing::RingViewGraph graph = testing::MakeRingViewGraph({});
+  Scene scene = graph.input;
+  std::vector<VerifiedPair> updated;
+  ViewGraphCalibration result;
+  const int limit = 10;
+  const std::vector<VerifiedPair>& pairs =
+      CalibrateViewGraph(ViewGraphCalibrationOptions(), limit, 1, 0, graph.pairs, &scene, &updated, &result);
+  ASSERT_GT(static_cast<int>(pairs.size()), limit);
+  EXPECT_EQ(result.num_pairs_reestimated, limit);
+  size_t fewest_with_pose = SIZE_MAX, most_without = 0;
+  int with_pose = 0;
+  for (const VerifiedPair& pair : pairs) {
+    const size_t inliers = pair.geometry.inlier_matches.size();
+    if (pair.geometry.has_relative_pose) {
+      ++with_pose;
+      fewest_with_pose = std::min(fewest_with_pose, inliers);
+    } else {
+      most_without = std::max(most_without, inliers);
+    }
+  }
+  EXPECT_EQ(with_pose, limit);
+  EXPECT_GE(fewest_with_pose, most_without);
+}
+
 TEST(ViewGraphCalibration, LeavesExifCamerasAndDisabledRunsAlone) {
   const testing::RingViewGraph graph = testing::MakeRingViewGraph({});
   std::vector<VerifiedPair> updated;
   ViewGraphCalibration result;
   Scene exif = graph.input;
   exif.focal_priors_px[0] = 1536;
-  EXPECT_EQ(&CalibrateViewGraph(ViewGraphCalibrationOptions(), 1, 0, graph.pairs, &exif, &updated, &result),
+  EXPECT_EQ(&CalibrateViewGraph(ViewGraphCalibrationOptions(), 0, 1, 0, graph.pairs, &exif, &updated, &result),
             &graph.pairs);
   EXPECT_DOUBLE_EQ(exif.cameras[0].MeanFocal(), 1536);
   EXPECT_EQ(result.num_pairs_reestimated, 0);
@@ -51,7 +79,7 @@ TEST(ViewGraphCalibration, LeavesExifCamerasAndDisabledRunsAlone) {
   ViewGraphCalibrationOptions disabled;
   disabled.enabled = false;
   Scene scene = graph.input;
-  EXPECT_EQ(&CalibrateViewGraph(disabled, 1, 0, graph.pairs, &scene, &updated, &result), &graph.pairs);
+  EXPECT_EQ(&CalibrateViewGraph(disabled, 0, 1, 0, graph.pairs, &scene, &updated, &result), &graph.pairs);
   EXPECT_TRUE(result.cameras.empty());
   EXPECT_DOUBLE_EQ(scene.cameras[0].MeanFocal(), 1536);
 }
