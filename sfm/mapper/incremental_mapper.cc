@@ -437,7 +437,10 @@ void RefinePrincipalPointsWhereConstrained(const IncrementalMapperOptions& optio
   if (scene->points.size() < rule.min_points_kept * static_cast<double>(centred.points.size())) {
     rejected << "the model lost points (" << centred.points.size() << " -> " << scene->points.size() << "); ";
   }
-  if (refined_error > centred_error) rejected << "the reprojection error grew; ";
+  if (!PrincipalPointErrorReducedEnough(centred_error, refined_error, rule)) {
+    rejected << "the mean point error fell by less than " << 100 * rule.min_error_reduction << "% ("
+             << centred_error << " -> " << refined_error << " px); ";
+  }
   if (rejected.str().empty()) {
     for (int camera_id : cameras) {
       PROJ_LOG(kInfo, "principal point of camera " << camera_id << " refined to ("

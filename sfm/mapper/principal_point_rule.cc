@@ -91,6 +91,11 @@ bool PrincipalPointConstrained(const PrincipalPointEvidence& evidence, const Pri
          evidence.median_triangulation_angle_deg >= rule.min_triangulation_angle_deg;
 }
 
+bool PrincipalPointErrorReducedEnough(double centred_error, double refined_error,
+                                      const PrincipalPointRule& rule) {
+  return refined_error <= (1 - rule.min_error_reduction) * centred_error;
+}
+
 bool PrincipalPointPlausible(const Camera& camera, const PrincipalPointRule& rule) {
   const Eigen::Vector2d offset = camera.PrincipalPoint() - Eigen::Vector2d(camera.width, camera.height) / 2;
   return std::abs(offset.x()) <= rule.max_offset_fraction * camera.width &&

@@ -83,5 +83,13 @@ TEST(PrincipalPointRule, MeanPointErrorIsZeroForExactKeypoints) {
   EXPECT_NEAR(MeanPointError(scene), 2, 1e-6);
 }
 
+TEST(PrincipalPointRule, RefinementMustLowerTheErrorByHalfAPercent) {
+  const PrincipalPointRule rule;
+  EXPECT_TRUE(PrincipalPointErrorReducedEnough(0.303646, 0.287879, rule));   // fountain-P11: 5.2%
+  EXPECT_TRUE(PrincipalPointErrorReducedEnough(0.336928, 0.331953, rule));   // Herz-Jesus-P8: 1.5%
+  EXPECT_FALSE(PrincipalPointErrorReducedEnough(0.128501, 0.128431, rule));  // synthetic: 0.05%
+  EXPECT_FALSE(PrincipalPointErrorReducedEnough(0.3, 0.31, rule));           // grew
+}
+
 }  // namespace
 }  // namespace proj
