@@ -1,5 +1,6 @@
 #include "matching/cpu_descriptor_matcher.h"
 
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -42,6 +43,44 @@ TEST(CpuDescriptorMatcher, FindsNoisyPermutation) {
   for (const auto& m : result[0]) correct += permutation[m.index1] == m.index2;
   EXPECT_GE(correct, count * 95 / 100);
   EXPECT_EQ(correct, static_cast<int>(result[0].size()));  // no wrong match survives
+}
+
+// Three pairs on two threads: the last is split into two row blocks (so that no thread idles
+// at the end) and its column states merged. The matches equal those of each pair matched
+// whole, ties across the blocks included (rows duplicated in both halves: the earlier row
+// keeps the column, as in one pass).
+TEST(CpuDescriptorMatcher, PairSplitIntoRowBlocksMatchesAsWhole) {
+  std::mt19937_64 rng(3);
+  std::vector<FeatureSet> sets;
+  for (int i = 0; i < 3; ++i) sets.push_back(RandomFeatures(400, &rng));
+  for (int r = 0; r < 40; ++r) {  // image 2's rows 200..239 repeat its rows 0..39
+    std::copy_n(sets[2].descriptors.begin() + r * kSiftDescriptorSize, kSiftDescriptorSize,
+                sets[2].descriptors.begin() + (200 + r) * kSiftDescriptorSize);
+  }
+  std::uniform_int_distribution<int> noise(-2, 2);
+  for (size_t k = 0; k < sets[0].descriptors.size(); ++k) {  // image 0 close to image 2
+    sets[0].descriptors[k] = static_cast<uint8_t>(std::clamp(sets[2].descriptors[k] + noise(rng), 0, 255));
+  }
+  // As the pipeline loads them: descriptors without keypoints.
+  for (FeatureSet& set : sets) set.keypoints.clear();
+  DescriptorMatchOptions options;
+  options.num_threads = 2;
+  options.max_ratio = 1.0;  // keep the tied rows: the cross-check decides between them
+  CpuDescriptorMatcher matcher(options);
+  const std::vector<ImagePair> pairs = {{0, 1}, {1, 2}, {2, 0}};
+  const auto result = matcher.MatchPairs({sets[0], sets[1], sets[2]}, pairs, nullptr);
+  ASSERT_EQ(result.size(), 3u);
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const auto expected = MatchDescriptorsCpu(NormalizedDescriptors(sets[pairs[p].image1], true),
+                                              NormalizedDescriptors(sets[pairs[p].image2], true),
+                                              options.max_ratio, options.cross_check);
+    ASSERT_EQ(result[p].size(), expected.size()) << p;
+    for (size_t m = 0; m < expected.size(); ++m) {
+      EXPECT_EQ(result[p][m].index1, expected[m].index1) << p;
+      EXPECT_EQ(result[p][m].index2, expected[m].index2) << p;
+    }
+  }
+  EXPECT_GT(result[2].size(), 300u);  // image 2 against its noisy copy: most rows match
 }
 
 TEST(CpuDescriptorMatcher, RatioTestRejectsAmbiguousMatches) {
