@@ -68,9 +68,10 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
 
   std::vector<VerifiedPair> updated_pairs;
   ViewGraphCalibration calibration;
+  ViewGraphCalibrationOptions calibration_options = options.refinement.calibration;
+  calibration_options.max_pairs_reestimated = 0;  // every pose is averaged
   const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(options.refinement.calibration, /*max_pairs_reestimated=*/0,
-                         options.refinement.num_threads,
+      CalibrateViewGraph(calibration_options, options.refinement.num_threads,
                          options.refinement.seed, verified_pairs, scene, &updated_pairs, &calibration);
   trace->focal_calibration = std::move(calibration.cameras);
   trace->num_pairs_reestimated = calibration.num_pairs_reestimated;

@@ -468,8 +468,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   std::vector<VerifiedPair> updated_pairs;
   ViewGraphCalibration calibration;
   const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(options.calibration, options.calibration_max_pairs_reestimated,
-                         options.num_threads, options.seed, verified_pairs,
+      CalibrateViewGraph(options.calibration, options.num_threads, options.seed, verified_pairs,
                          scene, &updated_pairs, &calibration);
   IncrementalMapper mapper(options, tracks, pairs, scene);
   MapperSummary summary;

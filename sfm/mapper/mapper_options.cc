@@ -6,7 +6,6 @@ namespace proj {
 
 void IncrementalMapperOptions::Check() const {
   calibration.Check();
-  PROJ_REQUIRE(calibration_max_pairs_reestimated >= 0, "mapper calibration_max_pairs_reestimated must be >= 0");
   PROJ_REQUIRE(init_min_num_points >= 10, "mapper init_min_num_points must be >= 10");
   PROJ_REQUIRE(init_lowest_tri_angle_deg > 0 && init_lowest_tri_angle_deg <= init_min_tri_angle_deg,
                "mapper initial triangulation angles must satisfy 0 < lowest <= wanted");

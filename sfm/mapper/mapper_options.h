@@ -13,10 +13,6 @@ struct IncrementalMapperOptions {
   // Before the initial pair: focal lengths of cameras without EXIF from the view graph
   // (view_graph_calibration.h; the global mapper's step 0 reads these options too).
   ViewGraphCalibrationOptions calibration;
-  // Pairs whose relative poses are estimated again after it, those with the most inliers (the
-  // initial pair's candidates; others are estimated if tried): 10,192 pairs of the 150-image
-  // ring would cost seconds.
-  int calibration_max_pairs_reestimated = 1000;
 
   // Initial pair.
   int init_min_num_points = 100;          // triangulated points the initial pair must give

@@ -11,11 +11,11 @@ void ViewGraphCalibrationOptions::Check() const {
   focal.Check();
   PROJ_REQUIRE(min_pair_inliers >= 8, "view graph calibration min_pair_inliers must be >= 8");
   PROJ_REQUIRE(relative_pose_max_error_px > 0, "relative_pose_max_error_px must be > 0");
+  PROJ_REQUIRE(max_pairs_reestimated >= 0, "view graph calibration max_pairs_reestimated must be >= 0");
 }
 
 const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOptions& options,
-                                                    int max_pairs_reestimated, int num_threads,
-                                                    uint64_t seed,
+                                                    int num_threads, uint64_t seed,
                                                     const std::vector<VerifiedPair>& pairs,
                                                     Scene* scene, std::vector<VerifiedPair>* updated,
                                                     ViewGraphCalibration* result) {
@@ -40,7 +40,7 @@ const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOp
   const double calibration_seconds = timer.ElapsedSeconds();
   RelativePoseUpdateOptions update;
   update.max_error_px = options.relative_pose_max_error_px;
-  update.max_pairs = max_pairs_reestimated;
+  update.max_pairs = options.max_pairs_reestimated;
   update.num_threads = num_threads;
   update.seed = seed;
   *updated = pairs;

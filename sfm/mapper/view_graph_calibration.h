@@ -26,6 +26,11 @@ struct ViewGraphCalibrationOptions {
   // Essential matrix RANSAC threshold of the pairs estimated again (as verification's,
   // TwoViewGeometryOptions::max_error_px).
   double relative_pose_max_error_px = 4.0;
+  // Pairs whose poses are estimated again, those with the most inliers
+  // (RelativePoseUpdateOptions::max_pairs; 0 = all). The incremental mapper uses pair poses
+  // only for its initial pair's candidates (10,192 pairs of the 150-image ring would cost
+  // seconds); the global mapper averages them all and sets 0.
+  int max_pairs_reestimated = 1000;
   void Check() const;
 };
 
@@ -35,12 +40,11 @@ struct ViewGraphCalibration {
 };
 
 // Calibrates the focal lengths the pairs constrain (the scene's cameras change; cameras with
-// an EXIF focal length keep it) and estimates the relative poses of their pairs again: all of
-// them, or the max_pairs_reestimated with the most inliers (RelativePoseUpdateOptions::max_pairs).
+// an EXIF focal length keep it) and estimates the relative poses of their pairs again (at most
+// options.max_pairs_reestimated of them).
 // Returns the pairs to use: `pairs` itself when nothing changed, else *updated.
 const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOptions& options,
-                                                    int max_pairs_reestimated, int num_threads,
-                                                    uint64_t seed,
+                                                    int num_threads, uint64_t seed,
                                                     const std::vector<VerifiedPair>& pairs,
                                                     Scene* scene, std::vector<VerifiedPair>* updated,
                                                     ViewGraphCalibration* result);

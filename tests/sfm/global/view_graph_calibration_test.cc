@@ -16,13 +16,19 @@
 namespace proj {
 namespace {
 
+ViewGraphCalibrationOptions NoLimit() {
+  ViewGraphCalibrationOptions options;
+  options.max_pairs_reestimated = 0;
+  return options;
+}
+
 TEST(ViewGraphCalibration, CalibratesTheFocalLengthAndEstimatesThePosesAgain) {
   const testing::RingViewGraph graph = testing::MakeRingViewGraph({});
   Scene scene = graph.input;
   std::vector<VerifiedPair> updated;
   ViewGraphCalibration result;
   const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(ViewGraphCalibrationOptions(), 0, 1, 0, graph.pairs, &scene, &updated, &result);
+      CalibrateViewGraph(NoLimit(), 1, 0, graph.pairs, &scene, &updated, &result);
   EXPECT_EQ(&pairs, &updated);
   ASSERT_EQ(result.cameras.size(), 1u);
   EXPECT_TRUE(result.cameras[0].calibrated);
@@ -46,8 +52,10 @@ TEST(ViewGraphCalibration, EstimatesAtMostTheLimitMostInliersFirst) {
   std::vector<VerifiedPair> updated;
   ViewGraphCalibration result;
   const int limit = 10;
+  ViewGraphCalibrationOptions options;
+  options.max_pairs_reestimated = limit;
   const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(ViewGraphCalibrationOptions(), limit, 1, 0, graph.pairs, &scene, &updated, &result);
+      CalibrateViewGraph(options, 1, 0, graph.pairs, &scene, &updated, &result);
   ASSERT_GT(static_cast<int>(pairs.size()), limit);
   EXPECT_EQ(result.num_pairs_reestimated, limit);
   size_t fewest_with_pose = SIZE_MAX, most_without = 0;
@@ -71,7 +79,7 @@ TEST(ViewGraphCalibration, LeavesExifCamerasAndDisabledRunsAlone) {
   ViewGraphCalibration result;
   Scene exif = graph.input;
   exif.focal_priors_px[0] = 1536;
-  EXPECT_EQ(&CalibrateViewGraph(ViewGraphCalibrationOptions(), 0, 1, 0, graph.pairs, &exif, &updated, &result),
+  EXPECT_EQ(&CalibrateViewGraph(NoLimit(), 1, 0, graph.pairs, &exif, &updated, &result),
             &graph.pairs);
   EXPECT_DOUBLE_EQ(exif.cameras[0].MeanFocal(), 1536);
   EXPECT_EQ(result.num_pairs_reestimated, 0);
@@ -79,7 +87,7 @@ TEST(ViewGraphCalibration, LeavesExifCamerasAndDisabledRunsAlone) {
   ViewGraphCalibrationOptions disabled;
   disabled.enabled = false;
   Scene scene = graph.input;
-  EXPECT_EQ(&CalibrateViewGraph(disabled, 0, 1, 0, graph.pairs, &scene, &updated, &result), &graph.pairs);
+  EXPECT_EQ(&CalibrateViewGraph(disabled, 1, 0, graph.pairs, &scene, &updated, &result), &graph.pairs);
   EXPECT_TRUE(result.cameras.empty());
   EXPECT_DOUBLE_EQ(scene.cameras[0].MeanFocal(), 1536);
 }
