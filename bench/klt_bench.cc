@@ -33,7 +33,7 @@
 #include "io/image_decode.h"
 #include "io/image_encode.h"
 #include "matching/klt_sequence_matcher.h"
-#include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/stages/sequence_stage.h"
 
 namespace proj {
 namespace {

@@ -26,7 +26,7 @@
 #include "features/klt/klt_tracker.h"
 #include "io/image_decode.h"
 #include "io/strecha_camera.h"
-#include "sfm/pipeline/klt_stage.h"
+#include "sfm/stages/klt_stage.h"
 
 namespace proj {
 namespace {

@@ -5,7 +5,15 @@
 namespace proj {
 
 void StageTimes::Add(const std::string& stage, double seconds) {
-  PROJ_LOG(kInfo, "stage " << stage << ": " << seconds << " s");
+  PROJ_LOG(kDebug, "stage " << stage << ": " << seconds << " s");
+  Accumulate(stage, seconds);
+}
+
+void StageTimes::Merge(const StageTimes& other) {
+  for (const auto& [stage, seconds] : other.entries_) Accumulate(stage, seconds);
+}
+
+void StageTimes::Accumulate(const std::string& stage, double seconds) {
   for (auto& entry : entries_) {
     if (entry.first == stage) {
       entry.second += seconds;

@@ -2,7 +2,7 @@
 // each pair of frames (klt_sequence_matcher.h) is verified (two_view_geometry.h) on a pool of
 // CPU threads as soon as both frames are tracked, while the tracker (GPU or CPU) goes on with
 // the next frames. This is what `sfm reconstruct --matcher klt` runs after decoding
-// (sfm/pipeline/klt_stage.h) and what bench/klt_bench times.
+// (sfm/stages/klt_stage.h) and what bench/klt_bench times.
 //
 // Results do not depend on the schedule: pair p is verified with the RANSAC seed
 // two_view.seed + p (EstimateListedPairGeometry) whichever thread takes it and whenever, so

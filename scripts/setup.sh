@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package the project needs to build, test and run. npm fetches
-# three.js for report.html's 3D view at configure time (sfm/pipeline/sources.cmake).
+# three.js for report.html's 3D view at configure time (sfm/outputs/report_assets.cmake).
 # CUDA (nvcc) is not a Debian package: when /usr/local/cuda/bin/nvcc is present the GPU
 # kernels are built, otherwise the program is built for the CPU only.
 set -euo pipefail

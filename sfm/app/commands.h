@@ -3,8 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
+
+namespace proj {
+struct ReconstructionResult;
+}  // namespace proj
 
 namespace proj::app {
 
@@ -24,5 +29,9 @@ constexpr int kExitSuccess = 0;
 constexpr int kExitNoModel = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInterrupted = 130;  // Ctrl-C (core/interrupt.h), as shells report SIGINT
+
+// Prints a finished run's summary on stdout (sfm/pipeline/reconstruction_pipeline.h) and
+// returns its exit code: kExitSuccess with a model, kExitNoModel without.
+int PrintOutcome(const ReconstructionResult& result, const std::string& out_dir);
 
 }  // namespace proj::app

@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "sfm/app/commands.h"
-#include "sfm/evaluation.h"
 #include "sfm/reconstruction_io/colmap_model.h"
+#include "sfm/scene/evaluation.h"
 
 namespace proj::app {
 

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sfm/app/cli_help.h"
-#include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/stages/reconstruction_options.h"
 
 namespace proj::app {
 

@@ -4,8 +4,8 @@
 #include "core/logging.h"
 #include "io/atomic_file.h"
 #include "sfm/app/commands.h"
-#include "sfm/app/model_output.h"
 #include "sfm/app/pipeline_options.h"
+#include "sfm/pipeline/reconstruction_pipeline.h"
 
 namespace proj::app {
 namespace {
@@ -22,10 +22,9 @@ int Run(const ReconstructArgs& args, const std::string& command_line) {
   const std::string database = args.pipeline.database_path.empty()
                                    ? (std::filesystem::path(args.out_dir) / "database.db").string()
                                    : args.pipeline.database_path;
-  RunDescription run{args.images_dir, ComputeDeviceSummary(options.run.device, options.run.gpus), command_line};
-  PROJ_LOG(kInfo, "device: " << run.device);
-  ReconstructionResult result = ReconstructFolder(options, args.images_dir, database);
-  return FinishReconstruction(&result, run, args.out_dir, args.images_dir, options.run.num_threads);
+  const ReconstructionResult result =
+      ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line});
+  return PrintOutcome(result, args.out_dir);
 }
 
 }  // namespace

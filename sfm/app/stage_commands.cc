@@ -7,8 +7,11 @@
 #include "core/logging.h"
 #include "io/atomic_file.h"
 #include "sfm/app/commands.h"
-#include "sfm/app/model_output.h"
 #include "sfm/app/pipeline_options.h"
+#include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/stages/input_stage.h"
+#include "sfm/stages/mapping_stage.h"
+#include "sfm/stages/pair_stage.h"
 
 namespace proj::app {
 namespace {
@@ -35,12 +38,11 @@ CommandRunner AddExtractCommand(CLI::App& app) {
     const ReconstructionOptions options = args->pipeline.Finalize();
     PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
-    ReconstructionResult result;
-    const std::vector<int> ids = RunExtractionStage(options, args->images_dir, &database, &result);
-    const ReconstructionStatistics& s = result.statistics;
+    const ExtractionStageSummary summary = RunExtractionStage(options, args->images_dir, &database);
+    const InputCounts& s = summary.counts;
     std::cout << "extracted " << s.num_images_extracted << " images, reused " << s.num_images_reused
-              << ", removed " << s.num_images_removed << ", skipped " << result.skipped.size()
-              << "; the database holds " << ids.size() << " images and " << s.num_features
+              << ", removed " << s.num_images_removed << ", skipped " << summary.skipped.size()
+              << "; the database holds " << summary.image_ids.size() << " images and " << s.num_features
               << " features" << std::endl;
     return kExitSuccess;
   };
@@ -59,9 +61,9 @@ CommandRunner AddMatchCommand(CLI::App& app) {
     const ReconstructionOptions options = args->pipeline.Finalize();
     PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
-    ReconstructionResult result;
-    RunMatchingStages(options, ImageIdsInNameOrder(database), &database, &result, !args->no_verify);
-    const ReconstructionStatistics& s = result.statistics;
+    const PairStageSummary summary =
+        RunMatchingStages(options, ImageIdsInNameOrder(database), &database, !args->no_verify);
+    const PairCounts& s = summary.counts;
     std::cout << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
               << " reused), ";
     if (!args->no_verify) {
@@ -89,10 +91,11 @@ CommandRunner AddMapCommand(CLI::App& app) {
     ReconstructionResult result;
     result.database_path = database.path();
     Timer total;
-    RunMappingStage(options, {}, database, &result);
+    AddStageSummary(RunMappingStage(options, {}, database), &result);
     result.times.Add("total", total.ElapsedSeconds());
     RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
-    return FinishReconstruction(&result, run, args->out_dir, args->images_dir, options.run.num_threads);
+    FinishReconstruction(run, args->out_dir, options.run.num_threads, &result);
+    return PrintOutcome(result, args->out_dir);
   };
 }
 

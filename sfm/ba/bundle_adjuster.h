@@ -13,8 +13,8 @@
 #include <string>
 
 #include "cuda/ba/ba_problem.h"
-#include "sfm/position_prior.h"
-#include "sfm/scene.h"
+#include "sfm/scene/position_prior.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

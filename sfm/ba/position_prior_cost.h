@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "sfm/position_prior.h"
+#include "sfm/scene/position_prior.h"
 
 namespace ceres {
 class CostFunction;

@@ -218,4 +218,7 @@ class SceneDatabase {
   std::unique_ptr<Statements> statements_;
 };
 
+// The database image ids of all images of `database`, in name order.
+std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database);
+
 }  // namespace proj

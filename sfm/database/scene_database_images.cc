@@ -1,6 +1,8 @@
 // SceneDatabase: cameras, images, pose priors and our per-image and per-stage tables.
 #include "sfm/database/scene_database.h"
 
+#include <algorithm>
+
 #include <Eigen/Core>
 
 #include "core/check.h"
@@ -366,6 +368,15 @@ std::optional<int> SceneDatabase::ReadKltPointCount(int image_id) const {
   row->BindInt64(1, image_id);
   if (!row->Step("read a KLT point count")) return std::nullopt;
   return static_cast<int>(row->ColumnInt64(0));
+}
+
+std::vector<int> ImageIdsInNameOrder(const SceneDatabase& database) {
+  std::vector<DatabaseImage> images = database.ReadImages();
+  std::sort(images.begin(), images.end(),
+            [](const DatabaseImage& a, const DatabaseImage& b) { return a.name < b.name; });
+  std::vector<int> ids;
+  for (const DatabaseImage& image : images) ids.push_back(image.image_id);
+  return ids;
 }
 
 }  // namespace proj

@@ -13,8 +13,8 @@
 
 #include <Eigen/Geometry>
 
-#include "sfm/scene.h"
-#include "sfm/track_builder.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
 
 namespace proj {
 

@@ -8,7 +8,7 @@
 
 #include <Eigen/Geometry>
 
-#include "sfm/view_graph.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

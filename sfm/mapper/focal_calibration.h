@@ -19,8 +19,8 @@
 
 #include <vector>
 
-#include "sfm/scene.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

@@ -7,6 +7,7 @@
 #include "core/check.h"
 #include "core/interrupt.h"
 #include "core/logging.h"
+#include "core/progress.h"
 #include "core/timer.h"
 #include "sfm/mapper/initial_pair.h"
 #include "sfm/mapper/keyframes.h"
@@ -482,7 +483,9 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   const int total = static_cast<int>(scene->images.size());
   int registered = 2;
   int registered_at_last_global = registered;
-  PROJ_LOG(kInfo, "registered images: " << registered << "/" << total);
+  PROJ_LOG(kDebug, "registered images: " << registered << "/" << total);
+  Progress progress("registering images", total, "images");
+  progress.Advance(registered);
   bool added = true;
   while (added) {
     ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
@@ -503,7 +506,8 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
       } else {
         mapper.LocalAdjust(candidate);
       }
-      PROJ_LOG(kInfo, "registered images: " << registered << "/" << total << " ('"
+      progress.Advance();
+      PROJ_LOG(kDebug, "registered images: " << registered << "/" << total << " ('"
                                             << scene->images[candidate].name << "', "
                                             << scene->points.size() << " points)");
       break;  // the new points change who sees the most

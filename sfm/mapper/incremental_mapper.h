@@ -19,9 +19,9 @@
 #include "sfm/ba/bundle_adjuster.h"
 #include "sfm/mapper/mapper_options.h"
 #include "sfm/mapper/track_visibility.h"
-#include "sfm/scene.h"
-#include "sfm/track_builder.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

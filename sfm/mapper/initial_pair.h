@@ -14,8 +14,8 @@
 #include <Eigen/Core>
 
 #include "sfm/mapper/pose_estimation.h"
-#include "sfm/scene.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

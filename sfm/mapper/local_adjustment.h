@@ -7,7 +7,7 @@
 #pragma once
 
 #include "sfm/ba/bundle_adjuster.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

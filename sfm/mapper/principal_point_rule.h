@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

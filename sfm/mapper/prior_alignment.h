@@ -16,7 +16,7 @@
 #include <Eigen/Core>
 
 #include "geometry/sim3.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

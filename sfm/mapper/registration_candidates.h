@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "sfm/mapper/track_visibility.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "geometry/camera/camera.h"
-#include "sfm/scene.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

@@ -5,7 +5,7 @@
 
 #include <Eigen/Core>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

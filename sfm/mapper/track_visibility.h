@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "sfm/scene.h"
-#include "sfm/track_builder.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
 
 namespace proj {
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "sfm/mapper/focal_calibration.h"
-#include "sfm/scene.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 

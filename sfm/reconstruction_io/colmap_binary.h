@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

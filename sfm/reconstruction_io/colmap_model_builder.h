@@ -10,7 +10,7 @@
 
 #include <Eigen/Geometry>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj::internal {
 

@@ -3,7 +3,7 @@
 // any is left out.
 #pragma once
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj::internal {
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "geometry/rigid3.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

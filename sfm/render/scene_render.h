@@ -8,7 +8,7 @@
 #include "io/image.h"
 #include "sfm/render/render_view.h"
 #include "sfm/render/zbuffer_canvas.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj {
 

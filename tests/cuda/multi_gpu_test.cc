@@ -24,7 +24,7 @@
 #include "features/sift/gpu_sift_extractor.h"
 #include "matching/gpu_descriptor_matcher.h"
 #include "sfm/database/database_digest.h"
-#include "tests/sfm/pipeline/extract_and_match.h"
+#include "tests/sfm/stages/extract_and_match.h"
 #include "tests/support/cerr_capture.h"
 #include "tests/support/test_data.h"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj::fuzz {
 

@@ -13,6 +13,7 @@
 #include "datasets/synthetic/synthetic_scene.h"
 #include "sfm/database/scene_database.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/stages/input_stage.h"
 #include "tests/integration/small_scene.h"
 #include "tests/support/test_data.h"
 
@@ -43,7 +44,7 @@ ReconstructionResult Extract(const ReconstructionOptions& options, const std::st
                              const std::string& database_path) {
   SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
   ReconstructionResult result;
-  RunExtractionStage(options, images, &database, &result);
+  AddStageSummary(RunExtractionStage(options, images, &database), &result);
   return result;
 }
 
@@ -104,13 +105,13 @@ TEST(DatabasePipeline, ImageIdsStayWhenPhotosAreAddedRemovedOrChanged) {
 TEST(DatabasePipeline, SecondRunReusesEveryStageAndGivesTheSameModel) {
   const std::string dir = SmallScene("db_second_run");
   const std::string database = dir + "/database.db";
-  const ReconstructionResult first = ReconstructFolder(CpuOptions(), dir + "/images", database);
+  const ReconstructionResult first = BuildReconstruction(CpuOptions(), dir + "/images", database);
   ASSERT_TRUE(first.mapper.success) << first.mapper.failure_reason;
   EXPECT_EQ(first.statistics.num_images_extracted, 8);
   EXPECT_EQ(first.statistics.num_pairs_matched_now, 28);
   EXPECT_EQ(first.statistics.num_pairs_verified_now, 28);
 
-  const ReconstructionResult second = ReconstructFolder(CpuOptions(), dir + "/images", database);
+  const ReconstructionResult second = BuildReconstruction(CpuOptions(), dir + "/images", database);
   ASSERT_TRUE(second.mapper.success) << second.mapper.failure_reason;
   EXPECT_EQ(second.statistics.num_images_extracted, 0);
   EXPECT_EQ(second.statistics.num_images_reused, 8);
@@ -149,7 +150,7 @@ TEST(DatabasePipeline, DatabaseThatIsNotOneIsRefusedByName) {
   const std::string database = dir + "/notes.db";
   std::ofstream(database) << "these are my notes, not a database\n";
   try {
-    ReconstructFolder(CpuOptions(), dir + "/images", database);
+    BuildReconstruction(CpuOptions(), dir + "/images", database);
     FAIL() << "a text file is no scene database";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find(database), std::string::npos) << error.what();

@@ -9,10 +9,13 @@
 
 #include "io/strecha_camera.h"
 #include "sfm/database/scene_database.h"
-#include "sfm/pipeline/georeference_priors.h"
-#include "sfm/pipeline/georeferenced_outputs.h"
-#include "sfm/pipeline/gps_priors.h"
+#include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/stages/georeference_priors.h"
+#include "sfm/stages/gps_priors.h"
+#include "sfm/stages/input_stage.h"
+#include "sfm/stages/mapping_stage.h"
+#include "sfm/stages/pair_stage.h"
 #include "tests/integration/small_scene.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
@@ -36,8 +39,7 @@ std::map<std::string, Eigen::Vector3d> ExtractWithPriors(const ReconstructionOpt
                                                          const std::string& dir,
                                                          const std::string& database_path) {
   SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
-  ReconstructionResult result;
-  const std::vector<int> ids = RunExtractionStage(options, dir + "/images", &database, &result);
+  const std::vector<int> ids = RunExtractionStage(options, dir + "/images", &database).image_ids;
   const LocalEnuConverter world(kWorld);
   std::map<std::string, Eigen::Vector3d> truth;
   for (const DatabaseImage& image : database.ReadImages()) {
@@ -66,8 +68,8 @@ TEST(GeoreferencePipeline, BothMappersGiveAModelInTheGpsFrame) {
     ReconstructionResult result;
     std::vector<int> ids;
     for (const DatabaseImage& image : database.ReadImages()) ids.push_back(image.image_id);
-    RunMatchingStages(options, ids, &database, &result);
-    RunMappingStage(options, ids, database, &result);
+    AddStageSummary(RunMatchingStages(options, ids, &database), &result);
+    AddStageSummary(RunMappingStage(options, ids, database), &result);
     SCOPED_TRACE(result.mapper_name);
     ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
     EXPECT_EQ(result.scene.NumRegisteredImages(), 12);

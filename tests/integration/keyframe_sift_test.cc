@@ -10,9 +10,9 @@
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "io/image_folder.h"
-#include "sfm/evaluation.h"
-#include "sfm/pipeline/keyframe_sift_stage.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/scene/evaluation.h"
+#include "sfm/stages/keyframe_sift_stage.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -132,7 +132,7 @@ int PointsLinkingFirstAndLastFrameDirectly(const Scene& scene) {
 
 TEST(KeyframeSift, SequenceFullyRegisteredAndUnchangedWithoutTheFlag) {
   const std::string dir = WriteWideSequence("keyframe_sift_pipeline");
-  const ReconstructionResult with = ReconstructFolder(KltOptions(true), dir + "/images", dir + "/with.db");
+  const ReconstructionResult with = BuildReconstruction(KltOptions(true), dir + "/images", dir + "/with.db");
   ASSERT_TRUE(with.mapper.success) << with.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(with.scene, dir + "/gt_dense_cameras");
   EXPECT_EQ(evaluation.num_registered, kNumFrames);
@@ -142,7 +142,7 @@ TEST(KeyframeSift, SequenceFullyRegisteredAndUnchangedWithoutTheFlag) {
   EXPECT_GE(with.statistics.num_keyframe_pairs_verified, 4);
   EXPECT_GT(PointsLinkingFirstAndLastFrameDirectly(with.scene), 50);
 
-  const ReconstructionResult without = ReconstructFolder(KltOptions(false), dir + "/images", dir + "/without.db");
+  const ReconstructionResult without = BuildReconstruction(KltOptions(false), dir + "/images", dir + "/without.db");
   ASSERT_TRUE(without.mapper.success) << without.mapper.failure_reason;
   EXPECT_EQ(without.scene.NumRegisteredImages(), kNumFrames);
   EXPECT_EQ(without.statistics.num_keyframes, 0);

@@ -4,8 +4,8 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
-#include "sfm/evaluation.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/scene/evaluation.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -21,7 +21,7 @@ TEST(Reconstruction, SyntheticSceneFullyRegisteredWithAccurateRotations) {
   SetLogLevel(LogLevel::kWarning);
   const std::string dir = testing::MakeTempDir("synthetic_scene");
   WriteSyntheticScene(SyntheticSceneOptions(), dir);
-  const ReconstructionResult result = ReconstructFolder(CpuOptions(), dir + "/images", dir + "/database.db");
+  const ReconstructionResult result = BuildReconstruction(CpuOptions(), dir + "/images", dir + "/database.db");
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   EXPECT_EQ(evaluation.num_registered, evaluation.num_ground_truth);
@@ -35,7 +35,7 @@ TEST(Reconstruction, FountainP11At1600PxFullyRegisteredWithin15mm) {
   ReconstructionOptions options = CpuOptions();
   options.extraction.max_image_size = 1600;
   const std::string database = testing::MakeTempDir("fountain_1600") + "/database.db";
-  const ReconstructionResult result = ReconstructFolder(options, scene_dir + "/images", database);
+  const ReconstructionResult result = BuildReconstruction(options, scene_dir + "/images", database);
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation =
       EvaluateAgainstGroundTruth(result.scene, scene_dir + "/gt_dense_cameras");
@@ -52,7 +52,7 @@ TEST(Reconstruction, SyntheticSequenceWithKltFullyRegistered) {
   WriteSyntheticScene(scene, dir);
   ReconstructionOptions options = CpuOptions();
   options.correspondences = CorrespondenceSource::kKltTracks;
-  const ReconstructionResult result = ReconstructFolder(options, dir + "/images", dir + "/database.db");
+  const ReconstructionResult result = BuildReconstruction(options, dir + "/images", dir + "/database.db");
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   EXPECT_EQ(evaluation.num_registered, 60);

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "io/image_decode.h"
-#include "sfm/pipeline/html_report.h"
-#include "sfm/pipeline/report_assets.h"
+#include "sfm/outputs/html_report.h"
+#include "sfm/outputs/report_assets.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 #include "tests/support/test_data.h"
 

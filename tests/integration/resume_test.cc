@@ -58,8 +58,9 @@ struct KillPoint {
 TEST(Resume, KilledInEveryStageResumesToTheUninterruptedModel) {
   const std::string dir = testing::WriteSmallRingScene("resume", 12);
   auto arguments = [&](const std::string& out) {
+    // --verbose: the kill points include the stage times and per-image lines it logs.
     return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", "cpu",
-                                    "--threads", "2", "--seed", "3", "--max-features", "2048"};
+                                    "--threads", "2", "--seed", "3", "--max-features", "2048", "--verbose"};
   };
   ASSERT_EQ(RunSfmToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
       << ReadText(dir + "/reference.log");
@@ -117,7 +118,7 @@ void ExpectResumedMappingGivesTheSameModelBytes(const std::string& device) {
   const std::string dir = testing::WriteSmallRingScene("resume_bytes_" + device, 12);
   auto arguments = [&](const std::string& out) {
     return std::vector<std::string>{"reconstruct", dir + "/images", "-o", out, "--device", device,
-                                    "--seed", "3", "--max-features", "2048"};
+                                    "--seed", "3", "--max-features", "2048", "--verbose"};
   };
   ASSERT_EQ(RunSfmToEnd(arguments(dir + "/reference"), dir + "/reference.log"), 0)
       << ReadText(dir + "/reference.log");

@@ -1,4 +1,4 @@
-// Loop closure (sfm/pipeline/loop_closure.h): a drive around a block back to its start
+// Loop closure (sfm/stages/loop_closure.h): a drive around a block back to its start
 // (synthetic street loop, small and fast). With loop closure the sequential matcher pairs the
 // last frames with the first ones, far apart in name order, and the model's drift at the
 // loop's end, measured against the start, shrinks.
@@ -13,8 +13,8 @@
 #include "geometry/solvers/similarity.h"
 #include "io/strecha_camera.h"
 #include "sfm/database/scene_database.h"
-#include "sfm/evaluation.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/scene/evaluation.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -89,9 +89,9 @@ TEST(StreetLoop, LoopClosurePairsTheEndsAndShrinksTheDrift) {
   options.pair_selection.mode = PairSelection::kSequential;
 
   options.loop_closure.enabled = false;
-  const ReconstructionResult open = ReconstructFolder(options, dir + "/images", dir + "/open.db");
+  const ReconstructionResult open = BuildReconstruction(options, dir + "/images", dir + "/open.db");
   options.loop_closure.enabled = true;
-  const ReconstructionResult closed = ReconstructFolder(options, dir + "/images", dir + "/closed.db");
+  const ReconstructionResult closed = BuildReconstruction(options, dir + "/images", dir + "/closed.db");
   ASSERT_TRUE(open.mapper.success) << open.mapper.failure_reason;
   ASSERT_TRUE(closed.mapper.success) << closed.mapper.failure_reason;
 

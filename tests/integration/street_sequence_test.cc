@@ -7,8 +7,8 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_street.h"
-#include "sfm/evaluation.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/scene/evaluation.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -40,7 +40,7 @@ void ExpectFullyRegisteredAndAccurate(const std::string& dir, CorrespondenceSour
   options.run.device = ComputeDevice::kCpu;
   options.correspondences = source;
   options.pair_selection.mode = pairs;
-  const ReconstructionResult result = ReconstructFolder(options, dir + "/images", dir + "/database.db");
+  const ReconstructionResult result = BuildReconstruction(options, dir + "/images", dir + "/database.db");
   ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   std::printf("%s: %d/34 registered, max rotation error %.3f deg, median position error %.3f m\n",

@@ -8,9 +8,10 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
-#include "sfm/evaluation.h"
-#include "sfm/pipeline/output_writer.h"
+#include "sfm/outputs/output_writer.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
+#include "sfm/scene/evaluation.h"
+#include "sfm/stages/input_stage.h"
 #include "tests/io/video_test_files.h"
 #include "tests/support/test_data.h"
 
@@ -58,8 +59,8 @@ TEST(Video, ReconstructsLikeItsImageFolderWithFrameTimes) {
   options.correspondences = CorrespondenceSource::kKltTracks;
   options.video.frames_per_second = 0;  // every frame
   const ReconstructionResult from_folder =
-      ReconstructFolder(options, dir + "/images", dir + "/folder_out/database.db");
-  const ReconstructionResult from_video = ReconstructFolder(options, video, dir + "/video_out/database.db");
+      BuildReconstruction(options, dir + "/images", dir + "/folder_out/database.db");
+  const ReconstructionResult from_video = BuildReconstruction(options, video, dir + "/video_out/database.db");
   ASSERT_TRUE(from_folder.mapper.success) << from_folder.mapper.failure_reason;
   ASSERT_TRUE(from_video.mapper.success) << from_video.mapper.failure_reason;
 
@@ -88,17 +89,15 @@ TEST(Video, ReconstructsLikeItsImageFolderWithFrameTimes) {
 
   // A re-run decodes nothing and reuses the tracks.
   SceneDatabase database(dir + "/video_out/database.db", SceneDatabase::Mode::kReadWrite);
-  ReconstructionResult rerun;
-  RunExtractionStage(options.Resolve(), video, &database, &rerun);
+  const ExtractionStageSummary rerun = RunExtractionStage(options.Resolve(), video, &database);
   ASSERT_EQ(rerun.videos.size(), 1u);
   EXPECT_TRUE(rerun.videos[0].reused);
-  EXPECT_TRUE(rerun.statistics.sequence_reused);
+  EXPECT_TRUE(rerun.counts.sequence_reused);
   EXPECT_EQ(rerun.video_frames.size(), static_cast<size_t>(n));
 
   // Another rate: the video is decoded again and the frames of the first run are gone.
   options.video.frames_per_second = 2;
-  ReconstructionResult fewer;
-  RunExtractionStage(options.Resolve(), video, &database, &fewer);
+  const ExtractionStageSummary fewer = RunExtractionStage(options.Resolve(), video, &database);
   EXPECT_FALSE(fewer.videos[0].reused);
   EXPECT_EQ(fewer.video_frames.size(), 8u);
   EXPECT_FALSE(fs::exists(dir + "/video_out/frames/sequence.mp4.000008.jpg"));

@@ -8,4 +8,4 @@ proj_add_test(sfm_global_test
     ${CMAKE_CURRENT_LIST_DIR}/global/ring_view_graph.cc
     ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/mapper_test_scene.cc
-  LIBS proj_sfm)
+  LIBS proj_global_mapper)

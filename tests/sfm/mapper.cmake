@@ -12,4 +12,4 @@ proj_add_test(sfm_mapper_test
     ${CMAKE_CURRENT_LIST_DIR}/mapper/initial_pair_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/scene_geometry_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/keyframes_test.cc
-  LIBS proj_sfm)
+  LIBS proj_mapper)

@@ -5,4 +5,4 @@ proj_add_test(reconstruction_io_test
     ${CMAKE_CURRENT_LIST_DIR}/reconstruction_io/colmap_text_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/reconstruction_io/colmap_binary_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/reconstruction_io/colmap_tool_test.cc
-  LIBS proj_sfm)
+  LIBS proj_model_io)

@@ -1,4 +1,4 @@
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 #include <gtest/gtest.h>
 

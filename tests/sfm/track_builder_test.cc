@@ -1,4 +1,4 @@
-#include "sfm/track_builder.h"
+#include "sfm/scene/track_builder.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "sfm/ba/bundle_adjuster.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
 namespace proj::testing {

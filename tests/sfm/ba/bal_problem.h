@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj::testing {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 
 namespace proj::testing {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sfm/scene.h"
-#include "sfm/track_builder.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj::testing {
 

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "sfm/scene.h"
-#include "sfm/track_builder.h"
-#include "sfm/view_graph.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
+#include "sfm/scene/view_graph.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
 namespace proj::testing {

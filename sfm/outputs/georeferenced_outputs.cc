@@ -1,0 +1,228 @@
+#include "sfm/outputs/georeferenced_outputs.h"
+
+#include <iomanip>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "geometry/geodesy/utm_projection.h"
+#include "geometry/geodesy/vertical_datum.h"
+#include "io/atomic_file.h"
+#include "io/json_string.h"
+#include "io/las_file.h"
+
+namespace proj {
+namespace {
+
+UtmZone ZoneOfOrigin(const EnuFrame& frame) {
+  return UtmZoneOf({frame.ref_latitude_deg, frame.ref_longitude_deg, frame.ref_altitude_m});
+}
+
+std::string CrsName(const UtmZone& zone) {
+  return "WGS 84 / UTM zone " + std::to_string(zone.number) + (zone.north ? "N" : "S");
+}
+
+// The heights of the outputs: the frame's, converted to the fixes' datum (where the geoid grid
+// allows; otherwise they stay in the frame's, and the outputs say so).
+class OutputHeights {
+ public:
+  explicit OutputHeights(const EnuFrame& frame) : from_(frame.heights), datum_(frame.output_heights) {
+    if (datum_ == from_) return;
+    converter_ = std::make_unique<HeightConverter>();
+    if (!converter_->available()) {
+      PROJ_LOG(kWarning, MissingGeoidGridMessage() << ": georeferenced outputs give "
+                                                   << VerticalDatumName(from_) << "s, not "
+                                                   << VerticalDatumName(datum_) << "s as the photos");
+      datum_ = from_;
+      converter_.reset();
+    }
+  }
+  VerticalDatum datum() const { return datum_; }
+  Wgs84Position Of(Wgs84Position position) const {
+    if (converter_) {
+      position.altitude_m = converter_->Convert(position.latitude_deg, position.longitude_deg,
+                                                position.altitude_m, from_, datum_);
+    }
+    return position;
+  }
+
+ private:
+  VerticalDatum from_;
+  VerticalDatum datum_;
+  std::unique_ptr<HeightConverter> converter_;
+};
+
+// "EPSG:32615" or, with a vertical CRS, the compound "EPSG:32615+5773".
+std::string LasCrs(const UtmZone& zone, VerticalDatum heights) {
+  const int vertical = VerticalDatumEpsg(heights);
+  return "EPSG:" + std::to_string(zone.Epsg()) + (vertical ? "+" + std::to_string(vertical) : "");
+}
+
+std::string LasCrsName(const UtmZone& zone, VerticalDatum heights) {
+  return CrsName(zone) + (VerticalDatumEpsg(heights) ? " + " + VerticalDatumName(heights) : "");
+}
+
+std::string NotGeoreferencedReason(const ReconstructionResult& result) {
+  if (!result.mapper.success) return "no model was built";
+  if (!result.enu_frame) return "no image has a usable GPS position (or --no-georeference)";
+  return "the model could not be aligned to the GPS positions: " +
+         result.mapper.georeference.failure_reason;
+}
+
+// The residual of each image with a fix in the last alignment, by image id.
+std::map<int, const PriorResidual*> ResidualsById(const PriorAlignment& alignment) {
+  std::map<int, const PriorResidual*> by_id;
+  for (const PriorResidual& r : alignment.residuals) by_id[r.image_id] = &r;
+  return by_id;
+}
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+bool IsGeoreferenced(const ReconstructionResult& result) {
+  return result.mapper.success && result.enu_frame.has_value() &&
+         result.mapper.georeference.aligned;
+}
+
+const std::vector<std::string>& GeoreferencedOutputNames() {
+  static const std::vector<std::string> names = {"georeference.json", "points.las", "cameras.csv"};
+  return names;
+}
+
+void WriteGeoreferenceObject(const ReconstructionResult& result, const std::string& indent,
+                             std::ostream& out) {
+  if (!IsGeoreferenced(result)) {
+    out << "{\"georeferenced\": false, \"reason\": " << JsonString(NotGeoreferencedReason(result))
+        << "}";
+    return;
+  }
+  const EnuFrame& frame = *result.enu_frame;
+  const PriorAlignment& alignment = result.mapper.georeference;
+  const UtmZone zone = ZoneOfOrigin(frame);
+  const VerticalDatum output_heights = OutputHeights(frame).datum();
+  const HeightConverter geoid;
+  const Scene& scene = result.scene;
+  const std::string in = indent + "  ";
+  out << std::setprecision(12) << "{\n"
+      << in << "\"georeferenced\": true,\n"
+      << in << "\"model_frame\": \"local ENU: x east, y north, z up, metres, origin below\",\n"
+      << in << "\"enu_origin_wgs84\": {\"latitude_deg\": " << frame.ref_latitude_deg
+      << ", \"longitude_deg\": " << frame.ref_longitude_deg
+      << ", \"altitude_m\": " << frame.ref_altitude_m
+      << ", \"height_datum\": " << JsonString(VerticalDatumName(frame.heights)) << "},\n"
+      << in << "\"gps_altitude_datum\": " << JsonString(VerticalDatumName(frame.output_heights))
+      << ",\n"
+      << in << "\"gps_altitude_datum_from\": "
+      << JsonString(frame.fixes_datum ? "--gps-altitude-datum" : "the images' EXIF and XMP") << ",\n"
+      << in << "\"output_height_datum\": " << JsonString(VerticalDatumName(output_heights)) << ",\n"
+      << in << "\"geoid_grid\": " << (geoid.available() ? JsonString(geoid.grid_name()) : "null")
+      << ",\n"
+      << in << "\"geoid_height_at_origin_m\": ";
+  if (geoid.available()) {
+    out << std::setprecision(6) << geoid.GeoidUndulationM(frame.ref_latitude_deg, frame.ref_longitude_deg);
+  } else {
+    out << "null";
+  }
+  out << ",\n"
+      << in << "\"las_crs\": \"" << LasCrs(zone, output_heights) << "\",\n"
+      << in << "\"las_crs_name\": " << JsonString(LasCrsName(zone, output_heights)) << ",\n"
+      << std::setprecision(6)
+      << in << "\"last_alignment_scale\": " << alignment.priors_from_model.scale << ",\n"
+      << in << "\"images_with_gps\": " << scene.position_priors.size() << ",\n"
+      << in << "\"registered_with_gps\": " << alignment.residuals.size() << ",\n"
+      << in << "\"gps_inliers\": " << alignment.NumInliers() << ",\n"
+      << in << "\"gps_residual_rms_m\": " << alignment.inlier_rms_m << ",\n"
+      << in << "\"gps_residual_max_m\": " << alignment.inlier_max_m << ",\n"
+      << in << "\"images\": [";
+  for (size_t i = 0; i < alignment.residuals.size(); ++i) {
+    const PriorResidual& r = alignment.residuals[i];
+    out << (i ? "," : "") << "\n"
+        << in << "  {\"name\": " << JsonString(scene.images[r.image_id].name)
+        << ", \"residual_enu_m\": [" << r.residual_m.x() << ", " << r.residual_m.y() << ", "
+        << r.residual_m.z() << "], \"error_m\": " << r.residual_m.norm()
+        << ", \"inlier\": " << (r.inlier ? "true" : "false") << "}";
+  }
+  out << "\n" << in << "]\n" << indent << "}";
+}
+
+void WriteGeoreferenceJson(const ReconstructionResult& result, const std::string& path) {
+  PROJ_CHECK(IsGeoreferenced(result), "WriteGeoreferenceJson: the model is not georeferenced");
+  WriteFileAtomically(path, [&](std::ostream& out) {
+    WriteGeoreferenceObject(result, "", out);
+    out << "\n";
+  });
+}
+
+void WriteGeoreferencedLas(const ReconstructionResult& result, const std::string& path) {
+  PROJ_CHECK(IsGeoreferenced(result), "WriteGeoreferencedLas: the model is not georeferenced");
+  const LocalEnuConverter enu(*result.enu_frame);
+  const UtmProjection utm(ZoneOfOrigin(*result.enu_frame));
+  const OutputHeights heights(*result.enu_frame);
+  LasPointCloud cloud;
+  cloud.epsg = utm.zone().Epsg();
+  cloud.crs_name = CrsName(utm.zone());
+  cloud.vertical_epsg = VerticalDatumEpsg(heights.datum());
+  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(heights.datum());
+  cloud.system_identifier = "sfm sparse model";
+  for (const auto& [id, point] : result.scene.points) {
+    cloud.positions.push_back(utm.FromWgs84(heights.Of(enu.Wgs84FromEnu(point.position))));
+    cloud.colors.push_back(point.color);
+  }
+  WriteLasFile(path, cloud);
+}
+
+void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path) {
+  PROJ_CHECK(IsGeoreferenced(result), "WriteCamerasCsv: the model is not georeferenced");
+  const LocalEnuConverter enu(*result.enu_frame);
+  const OutputHeights heights(*result.enu_frame);
+  const Scene& scene = result.scene;
+  const auto residuals = ResidualsById(result.mapper.georeference);
+  WriteFileAtomically(path, [&](std::ostream& out) {
+    out << "image,registered,gps_status,"
+           "est_east_m,est_north_m,est_up_m,est_latitude_deg,est_longitude_deg,est_altitude_m,"
+           "gps_east_m,gps_north_m,gps_up_m,gps_latitude_deg,gps_longitude_deg,gps_altitude_m,"
+           "gps_error_m\n";
+    auto write_position = [&](const Eigen::Vector3d& p) {
+      const Wgs84Position wgs = heights.Of(enu.Wgs84FromEnu(p));
+      out << std::fixed << std::setprecision(3) << p.x() << "," << p.y() << "," << p.z() << ","
+          << std::setprecision(9) << wgs.latitude_deg << "," << wgs.longitude_deg << ","
+          << std::setprecision(3) << wgs.altitude_m;
+    };
+    for (size_t i = 0; i < scene.images.size(); ++i) {
+      const SceneImage& image = scene.images[i];
+      const auto prior = scene.position_priors.find(static_cast<int>(i));
+      const auto residual = residuals.find(static_cast<int>(i));
+      const char* status = prior == scene.position_priors.end() ? "none"
+                           : residual == residuals.end()        ? "unused"
+                           : residual->second->inlier           ? "inlier"
+                                                                : "outlier";
+      out << CsvField(image.name) << "," << (image.registered ? 1 : 0) << "," << status << ",";
+      if (image.registered) {
+        write_position(image.cam_from_world.Center());
+      } else {
+        out << ",,,,,";
+      }
+      out << ",";
+      if (prior != scene.position_priors.end()) {
+        write_position(prior->second.position);
+      } else {
+        out << ",,,,,";
+      }
+      out << ",";
+      if (image.registered && prior != scene.position_priors.end()) {
+        out << std::setprecision(3) << (image.cam_from_world.Center() - prior->second.position).norm();
+      }
+      out << "\n";
+    }
+  });
+}
+
+}  // namespace proj

@@ -1,0 +1,41 @@
+// Outputs of a georeferenced model (one aligned to its images' GPS priors; the scene is then in
+// the local ENU frame ReconstructionResult::enu_frame):
+//   georeference.json  the ENU origin (WGS84), the vertical datums (of the frame, the fixes
+//                      and the outputs), the LAS file's CRS, the last alignment (scale,
+//                      inliers) and the GPS residual of every image with a fix (RMS, max)
+//   points.las         the points in WGS 84 / UTM, the zone of the ENU origin, coloured
+//                      (io/las_file.h; CloudCompare, QGIS, PDAL), heights in the fixes' datum
+//                      (EPSG:5773, EGM96 height, for "above sea level" fixes)
+//   cameras.csv        per image: estimated centre and GPS fix, each in ENU and WGS84
+//                      (altitudes in the fixes' datum too)
+// The heights users compare with are those their photos state: a DJI photo's "above sea
+// level" altitude comes back above sea level, not 30 m off by the geoid height.
+// report.json embeds georeference.json's object as "georeference", or says why there is none.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sfm/stages/reconstruction_result.h"
+
+namespace proj {
+
+// The model was built and aligned to GPS priors.
+bool IsGeoreferenced(const ReconstructionResult& result);
+
+// The files above (names in OUT_DIR), written only when IsGeoreferenced.
+const std::vector<std::string>& GeoreferencedOutputNames();
+
+// georeference.json's object; {"georeferenced": false, "reason": ...} when not georeferenced.
+// `indent` prefixes every line but the first.
+void WriteGeoreferenceObject(const ReconstructionResult& result, const std::string& indent,
+                             std::ostream& out);
+
+// Each writes one file atomically; InputError naming the file when it cannot. Precondition:
+// IsGeoreferenced(result).
+void WriteGeoreferenceJson(const ReconstructionResult& result, const std::string& path);
+void WriteGeoreferencedLas(const ReconstructionResult& result, const std::string& path);
+void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path);
+
+}  // namespace proj

@@ -1,0 +1,269 @@
+#include "sfm/outputs/html_report.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+#include "core/check.h"
+#include "io/atomic_file.h"
+#include "io/base64.h"
+#include "io/image_encode.h"
+#include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/report_assets.h"
+#include "sfm/render/scene_render.h"
+
+namespace proj {
+namespace {
+
+constexpr char kStyle[] = R"(
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 16px 32px; color: #1d1f24; }
+h1 { font-size: 22px; margin: 16px 0 2px; } h2 { font-size: 17px; margin: 24px 0 8px; }
+.sub { color: #5b6070; margin: 0; word-break: break-all; }
+#viewer { height: 560px; background: #181a1f; border-radius: 6px; overflow: hidden; }
+#viewer.absent { height: auto; }
+#viewer-status { color: #5b6070; margin: 6px 0 0; }
+.missing { padding: 24px; color: #e8e8e8; }
+img.picture { max-width: 100%; border-radius: 6px; }
+table { border-collapse: collapse; } td, th { padding: 3px 12px 3px 0; text-align: left; border-bottom: 1px solid #e3e5ea; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.no { color: #b3261e; }
+.columns { display: flex; gap: 48px; flex-wrap: wrap; }
+)";
+
+std::string Escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+template <typename T>
+std::string Fixed(T value, int decimals) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(decimals) << value;
+  return out.str();
+}
+
+template <typename T>
+std::string Base64Of(const std::vector<T>& values) {
+  return EncodeBase64(reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(T));
+}
+
+std::string JsonVector(const Eigen::Vector3d& v) {
+  std::ostringstream out;
+  out << std::setprecision(17) << "[" << v.x() << ", " << v.y() << ", " << v.z() << "]";
+  return out.str();
+}
+
+// The 3D view's model as JSON (the format is described in report_viewer.js). Positions are
+// relative to the view's target, so float32 keeps them precise for scenes far from the origin.
+std::string ModelJson(const Scene& scene, const RenderView& view, double fov_deg,
+                      const RenderStyle& style, int max_points) {
+  const Eigen::Matrix3d cam_from_world = view.cam_from_world.rotation.toRotationMatrix();
+  const Eigen::Vector3d position = view.cam_from_world.Center();
+  const Eigen::Vector3d target = position + view.target_distance * cam_from_world.row(2).transpose();
+  const size_t stride = std::max<size_t>(1, (scene.points.size() + max_points - 1) / max_points);
+  std::vector<float> points;
+  std::vector<uint8_t> colors;
+  size_t index = 0;
+  for (const auto& [id, point] : scene.points) {
+    if (index++ % stride != 0) continue;
+    for (int axis = 0; axis < 3; ++axis) {
+      points.push_back(static_cast<float>(point.position[axis] - target[axis]));
+      colors.push_back(point.color[axis]);
+    }
+  }
+  std::vector<float> frustums;
+  int num_cameras = 0;
+  auto add_segment = [&](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+    for (const Eigen::Vector3d* p : {&a, &b}) {
+      for (int axis = 0; axis < 3; ++axis) frustums.push_back(static_cast<float>((*p)[axis] - target[axis]));
+    }
+  };
+  for (const auto& image : scene.images) {
+    std::array<Eigen::Vector3d, 4> corners;
+    const double depth = style.frustum_depth_share * view.target_distance;
+    if (!image.registered || !FrustumCorners(scene, image, depth, &corners)) continue;
+    ++num_cameras;
+    for (int i = 0; i < 4; ++i) {
+      add_segment(image.cam_from_world.Center(), corners[i]);
+      add_segment(corners[i], corners[(i + 1) % 4]);
+    }
+  }
+  std::ostringstream json;
+  json << "{\"origin\": " << JsonVector(target) << ",\n\"points_total\": " << scene.points.size()
+       << ", \"num_cameras\": " << num_cameras << ",\n\"view\": {\"position\": "
+       << JsonVector(position) << ", \"target\": " << JsonVector(target)
+       << ", \"up\": " << JsonVector(-cam_from_world.row(1).transpose()) << ", \"fov_deg\": " << fov_deg
+       << "},\n\"points\": \"" << Base64Of(points) << "\",\n\"colors\": \"" << Base64Of(colors)
+       << "\",\n\"frustums\": \"" << Base64Of(frustums) << "\"}";
+  return json.str();
+}
+
+// The import map that resolves the viewer's imports to the bundled three.js, as data URIs.
+std::string ImportMap() {
+  auto data_uri = [](const char* text) { return "data:text/javascript;base64," + EncodeBase64(text); };
+  return "<script type=\"importmap\">{\"imports\": {\"three\": \"" +
+         data_uri(report_assets::kThreeModuleJs) +
+         "\", \"three/addons/controls/OrbitControls.js\": \"" +
+         data_uri(report_assets::kOrbitControlsJs) + "\"}}</script>\n";
+}
+
+void WriteRow(std::ostream& out, const std::string& label, const std::string& value) {
+  out << "<tr><td>" << Escape(label) << "</td><td class=\"num\">" << Escape(value) << "</td></tr>\n";
+}
+
+void WriteSummary(const ReconstructionResult& result, const RunDescription& run, std::ostream& out) {
+  const Scene& scene = result.scene;
+  const auto& stats = result.statistics;
+  out << "<div class=\"columns\"><div><h2>Summary</h2><table>\n";
+  WriteRow(out, "registered images", std::to_string(scene.NumRegisteredImages()) + " of " +
+                                         std::to_string(scene.images.size()));
+  WriteRow(out, "points", std::to_string(scene.points.size()));
+  WriteRow(out, "mean reprojection error", Fixed(MeanReprojectionErrorPx(scene), 3) + " px");
+  WriteRow(out, "mean track length", Fixed(MeanTrackLength(scene), 2));
+  WriteRow(out, "input files", std::to_string(stats.num_input_files));
+  WriteRow(out, "usable images", std::to_string(stats.num_usable_images));
+  WriteRow(out, "cameras (intrinsics)", std::to_string(stats.num_cameras));
+  WriteRow(out, "features", std::to_string(stats.num_features));
+  WriteRow(out, "pairs matched / verified", std::to_string(stats.num_pairs_matched) + " / " +
+                                                std::to_string(stats.num_pairs_verified));
+  WriteRow(out, "putative / verified matches", std::to_string(stats.num_putative_matches) + " / " +
+                                                   std::to_string(stats.num_verified_matches));
+  if (stats.num_keyframes > 0) WriteRow(out, "keyframes", std::to_string(stats.num_keyframes));
+  WriteRow(out, "tracks", std::to_string(stats.num_tracks));
+  WriteRow(out, "bundle adjustments global / local", std::to_string(result.mapper.num_global_ba) +
+                                                         " / " + std::to_string(result.mapper.num_local_ba));
+  WriteRow(out, "device", run.device);
+  if (!result.extractor.empty()) WriteRow(out, "features / matcher", result.extractor + " / " + result.matcher);
+  out << "</table></div>\n<div><h2>Stage times</h2><table>\n";
+  for (const auto& [stage, seconds] : result.times.entries()) WriteRow(out, stage, Fixed(seconds, 2) + " s");
+  out << "</table></div></div>\n";
+}
+
+void WriteImageTable(const Scene& scene, std::ostream& out) {
+  out << "<h2>Images</h2><table><tr><th>image</th><th>status</th><th>camera</th><th>keypoints</th>"
+         "<th>observations</th><th>mean reprojection error (px)</th></tr>\n";
+  for (size_t image_id = 0; image_id < scene.images.size(); ++image_id) {
+    const SceneImage& image = scene.images[image_id];
+    if (image.name.empty()) continue;  // a gap in a model's image ids
+    int observations = 0;
+    double error_sum = 0;
+    for (size_t k = 0; k < image.point3d_ids.size(); ++k) {
+      const auto point = scene.points.find(image.point3d_ids[k]);
+      if (!image.registered || point == scene.points.end()) continue;
+      ++observations;
+      error_sum += ReprojectionErrorPx(scene, static_cast<int>(image_id), static_cast<int>(k),
+                                       point->second.position);
+    }
+    out << "<tr><td>" << Escape(image.name) << "</td>"
+        << (image.registered ? "<td>registered</td>" : "<td class=\"no\">not registered</td>")
+        << "<td class=\"num\">" << image.camera_id + 1 << "</td><td class=\"num\">"
+        << image.keypoints.size() << "</td><td class=\"num\">" << observations
+        << "</td><td class=\"num\">" << (observations ? Fixed(error_sum / observations, 3) : "")
+        << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+// The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
+void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.enu_frame) return;
+  const PriorAlignment& alignment = result.mapper.georeference;
+  out << "<h2>GPS</h2>\n";
+  if (!IsGeoreferenced(result)) {
+    out << "<p>Not georeferenced: " << Escape(alignment.failure_reason) << "</p>\n";
+    return;
+  }
+  out << "<p>Georeferenced: " << alignment.NumInliers() << " of " << alignment.residuals.size()
+      << " registered images with GPS agree with the model; residual RMS "
+      << Fixed(alignment.inlier_rms_m, 2) << " m, max " << Fixed(alignment.inlier_max_m, 2)
+      << " m (over those).</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
+         "<th>up (m)</th><th>distance (m)</th><th>GPS used</th></tr>\n";
+  for (const PriorResidual& r : alignment.residuals) {
+    out << "<tr><td>" << Escape(result.scene.images[r.image_id].name) << "</td>";
+    for (int k = 0; k < 3; ++k) out << "<td class=\"num\">" << Fixed(r.residual_m[k], 2) << "</td>";
+    out << "<td class=\"num\">" << Fixed(r.residual_m.norm(), 2) << "</td>"
+        << (r.inlier ? "<td>yes</td>" : "<td class=\"no\">outlier</td>") << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void WriteSkipped(const ReconstructionResult& result, std::ostream& out) {
+  out << "<h2>Skipped files</h2>\n";
+  if (result.skipped.empty()) {
+    out << "<p>None: every file in the folder could be read.</p>\n";
+    return;
+  }
+  out << "<table><tr><th>file</th><th>reason</th></tr>\n";
+  for (const auto& skipped : result.skipped) {
+    out << "<tr><td>" << Escape(skipped.name) << "</td><td>" << Escape(skipped.reason) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+}  // namespace
+
+void HtmlReportOptions::Check() const {
+  PROJ_REQUIRE(max_view_points >= 1, "HtmlReportOptions.max_view_points must be >= 1");
+  // The picture's size is checked by AutomaticView.
+}
+
+void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& run,
+                     const std::string& path, const HtmlReportOptions& options) {
+  options.Check();
+  const Scene& scene = result.scene;
+  ViewOptions view_options;
+  view_options.width_px = options.picture_width_px;
+  view_options.height_px = options.picture_height_px;
+  const RenderView view = AutomaticView(scene, view_options);
+  const RenderStyle style;
+  const std::vector<uint8_t> png = EncodePng(RenderScene(scene, view, style));
+  const bool has_viewer = std::strlen(report_assets::kThreeModuleJs) > 0;
+
+  WriteFileAtomically(path, [&](std::ostream& out) {
+    out << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        << "<meta name=\"generator\" content=\"sfm\">\n<title>sfm report: "
+        << Escape(run.images_dir) << "</title>\n<style>" << kStyle << "</style>\n";
+    if (has_viewer) out << ImportMap();
+    out << "</head><body>\n<h1>Reconstruction report</h1>\n<p class=\"sub\">"
+        << Escape(run.images_dir) << "</p>\n<p class=\"sub\"><code>" << Escape(run.command_line)
+        << "</code></p>\n<h2>3D view</h2>\n<div id=\"viewer\"" << (has_viewer ? "" : " class=\"absent\"")
+        << ">";
+    if (!has_viewer) {
+      out << "<p class=\"missing\">The interactive 3D view is missing: this build of sfm has no "
+             "three.js (npm could not fetch it when sfm was built). The picture below shows the "
+             "model.</p>";
+    }
+    out << "</div>\n<p id=\"viewer-status\">"
+        << (has_viewer ? "Loading the 3D view..." : "") << "</p>\n";
+    out << "<h2>Picture</h2>\n<img class=\"picture\" alt=\"points and cameras\" width=\""
+        << view.width_px << "\" height=\"" << view.height_px << "\" src=\"data:image/png;base64,"
+        << EncodeBase64(png.data(), png.size()) << "\">\n";
+    WriteSummary(result, run, out);
+    WriteImageTable(scene, out);
+    WriteGpsTable(result, out);
+    WriteSkipped(result, out);
+    if (has_viewer) {
+      out << "<script id=\"model-data\" type=\"application/json\">"
+          << ModelJson(scene, view, view_options.vertical_fov_deg, style, options.max_view_points)
+          << "</script>\n<script type=\"module\">\n"
+          << report_assets::kViewerJs << "</script>\n";
+      out << "<p class=\"sub\">3D view: three.js " << report_assets::kThreeVersion
+          << " (MIT licence, three.js authors).</p>\n";
+    }
+    out << "</body></html>\n";
+  });
+}
+
+}  // namespace proj

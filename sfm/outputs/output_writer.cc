@@ -1,0 +1,94 @@
+#include "sfm/outputs/output_writer.h"
+
+#include <filesystem>
+#include <sstream>
+#include <vector>
+
+#include "core/check.h"
+#include "io/atomic_file.h"
+#include "io/ply.h"
+#include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/html_report.h"
+#include "sfm/outputs/report_json.h"
+#include "sfm/reconstruction_io/colmap_binary.h"
+#include "sfm/reconstruction_io/colmap_text.h"
+
+namespace proj {
+namespace {
+
+void WritePoints(const Scene& scene, const std::string& path) {
+  std::vector<Eigen::Vector3f> positions;
+  std::vector<Rgb8> colors;
+  positions.reserve(scene.points.size());
+  colors.reserve(scene.points.size());
+  for (const auto& [id, point] : scene.points) {
+    positions.push_back(point.position.cast<float>());
+    colors.push_back({point.color[0], point.color[1], point.color[2]});
+  }
+  WritePointCloudPly(path, positions, colors);
+}
+
+void WriteCameras(const Scene& scene, const std::string& path) {
+  std::vector<PlyCamera> cameras;
+  for (const auto& image : scene.images) {
+    if (!image.registered) continue;
+    const Camera& camera = scene.cameras[image.camera_id];
+    PlyCamera ply;
+    const auto pp = camera.PrincipalPoint();
+    ply.K << camera.MeanFocal(), 0, pp.x(), 0, camera.MeanFocal(), pp.y(), 0, 0, 1;
+    ply.world_from_cam = image.cam_from_world.rotation.conjugate().toRotationMatrix();
+    ply.center = image.cam_from_world.Center();
+    ply.width = camera.width;
+    ply.height = camera.height;
+    cameras.push_back(ply);
+  }
+  WriteCamerasPly(path, cameras);
+}
+
+}  // namespace
+
+void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
+                                const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  // Every file is written into a staging folder first and the set is moved into place only
+  // when all are complete: a full disk or a crash halfway never leaves a partial model.
+  const fs::path staging = fs::path(out_dir) / ".outputs.partial";
+  std::error_code ignored;
+  fs::remove_all(staging, ignored);
+  std::vector<std::string> entries = {"model", "points.ply", "cameras.ply", "report.json",
+                                      "report.html"};
+  // Listed whether written or not: a model that is no longer georeferenced must not keep the
+  // georeferenced files of an earlier run.
+  const std::vector<std::string>& georeferenced = GeoreferencedOutputNames();
+  entries.insert(entries.end(), georeferenced.begin(), georeferenced.end());
+  try {
+    const std::string model_dir = (staging / "model").string();
+    EnsureWritableDirectory(model_dir);
+    WriteColmapText(result.scene, model_dir);
+    WriteColmapBinary(result.scene, model_dir);
+    WritePoints(result.scene, (staging / "points.ply").string());
+    WriteCameras(result.scene, (staging / "cameras.ply").string());
+    WriteReport(result, run, (staging / "report.json").string());
+    WriteHtmlReport(result, run, (staging / "report.html").string());
+    if (IsGeoreferenced(result)) {
+      WriteGeoreferenceJson(result, (staging / "georeference.json").string());
+      WriteGeoreferencedLas(result, (staging / "points.las").string());
+      WriteCamerasCsv(result, (staging / "cameras.csv").string());
+    }
+  } catch (...) {
+    fs::remove_all(staging, ignored);
+    throw;
+  }
+  for (const std::string& entry : entries) {
+    std::error_code error;
+    fs::remove_all(fs::path(out_dir) / entry, error);
+    if (!fs::exists(staging / entry)) continue;  // a georeferenced file of a model without GPS
+    fs::rename(staging / entry, fs::path(out_dir) / entry, error);
+    PROJ_REQUIRE(!error, "cannot move '" << (staging / entry).string() << "' into '" << out_dir
+                                         << "': " << error.message());
+  }
+  fs::remove_all(staging, ignored);
+}
+
+}  // namespace proj

@@ -1,0 +1,17 @@
+// report.json: the run's counts, stage times, registration and accuracy statistics, skipped
+// files and, for a georeferenced model, the georeference (georeferenced_outputs.h).
+#pragma once
+
+#include <string>
+
+#include "sfm/outputs/run_description.h"
+#include "sfm/stages/reconstruction_result.h"
+
+namespace proj {
+
+// Writes report.json atomically (also when no model could be built, with "success": false);
+// InputError naming the file when it cannot.
+void WriteReport(const ReconstructionResult& result, const RunDescription& run,
+                 const std::string& path);
+
+}  // namespace proj

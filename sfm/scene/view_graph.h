@@ -1,0 +1,29 @@
+// The view graph: what the mappers start from. Per image its keypoints and camera, per
+// verified pair its configuration, F/E/H, relative pose and inlier matches. Loaded from the
+// scene database by sfm/database/view_graph_loader.h.
+#pragma once
+
+#include <vector>
+
+#include "matching/two_view_geometry.h"
+#include "sfm/scene/scene.h"
+
+namespace proj {
+
+struct VerifiedPair {
+  ImagePair pair;  // indices into the scene's images, image1 < image2
+  TwoViewGeometry geometry;  // from image1 to image2; never degenerate
+};
+
+struct ViewGraph {
+  Scene scene;  // cameras (priors) and images with keypoints; nothing registered
+  std::vector<VerifiedPair> pairs;
+  std::vector<int> database_image_ids;  // of scene.images[i]
+};
+
+// Per image 1 if it belongs to the largest connected component of the graph of `edges`
+// (ties: the component with the lowest image id), else 0. Isolated images are components of
+// one; no edge at all gives all zeros.
+std::vector<char> LargestConnectedComponent(int num_images, const std::vector<ImagePair>& edges);
+
+}  // namespace proj

@@ -1,0 +1,96 @@
+#include "sfm/stages/mapping_stage.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/timer.h"
+#include "sfm/database/view_graph_loader.h"
+#include "sfm/scene/track_builder.h"
+
+namespace proj {
+namespace {
+
+// Marks the frames of ordered input that add no baseline (keyframes.h), in name order.
+void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks, Scene* scene,
+                   MappingCounts* statistics) {
+  const bool ordered = options.correspondences == CorrespondenceSource::kKltTracks ||
+                       options.pair_selection.mode == PairSelection::kSequential;
+  if (options.keyframe_mode == KeyframeMode::kOff ||
+      (options.keyframe_mode == KeyframeMode::kAuto && !ordered)) {
+    return;
+  }
+  std::vector<int> order(scene->images.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return scene->images[a].name < scene->images[b].name; });
+  const KeyframeSelection selection = SelectParallaxKeyframes(*scene, tracks, order, options.keyframes);
+  for (size_t i = 0; i < scene->images.size(); ++i) scene->images[i].keyframe = selection.is_keyframe[i];
+  statistics->num_parallax_keyframes = selection.num_keyframes;
+  PROJ_LOG(kInfo, "keyframes: " << selection.num_keyframes << " of " << order.size()
+                                << " frames (parallax of at least " << options.keyframes.min_parallax_deg
+                                << " deg); the others are registered afterwards");
+}
+
+}  // namespace
+
+MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
+                                    const SceneDatabase& database) {
+  Timer timer;
+  const double cpu_start = ProcessCpuSeconds();
+  ViewGraph graph = LoadViewGraph(database, image_ids);
+  MappingStageSummary summary;
+  MappingCounts& statistics = summary.counts;
+  statistics.num_cameras = static_cast<int>(graph.scene.cameras.size());
+  summary.num_pairs_with_matches = static_cast<int>(database.ReadMatchedPairIds().size());
+  summary.num_images = static_cast<int>(graph.scene.images.size());
+  statistics.num_pairs_verified = static_cast<int>(graph.pairs.size());
+  statistics.num_verified_matches = 0;
+  for (const VerifiedPair& pair : graph.pairs) statistics.num_verified_matches += pair.geometry.inlier_matches.size();
+  PROJ_LOG(kInfo, "view graph: " << graph.scene.images.size() << " images, " << graph.pairs.size()
+                                 << " verified pairs (" << statistics.num_verified_matches << " matches)");
+  PROJ_REQUIRE(graph.scene.images.size() >= 2,
+               "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
+                                      << " usable image(s); at least two are needed");
+
+  std::vector<int> num_keypoints;
+  std::vector<PairMatches> verified_matches;
+  for (const auto& image : graph.scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
+  for (const auto& pair : graph.pairs) verified_matches.push_back({pair.pair, pair.geometry.inlier_matches});
+  const TrackSet tracks = BuildTracks(num_keypoints, verified_matches);
+  statistics.num_tracks = static_cast<int>(tracks.tracks.size());
+  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
+                             << " inconsistent dropped)");
+  MarkKeyframes(options, tracks, &graph.scene, &statistics);
+  summary.enu_frame =
+      LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
+  const bool global = options.mapper_choice == MapperChoice::kGlobal ||
+                      (options.mapper_choice == MapperChoice::kAuto && options.auto_global_min_images > 0 &&
+                       static_cast<int>(graph.scene.images.size()) >= options.auto_global_min_images);
+  summary.mapper_name = global ? "global" : "incremental";
+  PROJ_LOG(kInfo, "mapper: " << summary.mapper_name);
+  if (global) {
+    GlobalMapperOptions global_options = options.global_mapper;
+    global_options.refinement = options.mapper;
+    summary.mapper = RunGlobalMapper(global_options, tracks, graph.pairs, &graph.scene);
+  } else {
+    summary.mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  }
+  // Georeferencing reads the summary: aligned here whichever mapper ran.
+  GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &summary.mapper);
+  summary.scene = std::move(graph.scene);
+  summary.database_image_ids = std::move(graph.database_image_ids);
+  summary.times.Add("mapping", timer.ElapsedSeconds());
+  for (const auto& [step, seconds] : summary.mapper.times.Entries()) {
+    summary.times.Add("mapping." + step, seconds);
+  }
+  // CPU seconds beside: on a shared machine wall time measures the load as much as the work.
+  summary.times.Add("mapping_cpu", ProcessCpuSeconds() - cpu_start);
+  for (const auto& [step, seconds] : summary.mapper.cpu_times.Entries()) {
+    summary.times.Add("mapping_cpu." + step, seconds);
+  }
+  return summary;
+}
+
+}  // namespace proj

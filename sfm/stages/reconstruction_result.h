@@ -1,0 +1,42 @@
+// What a reconstruction produced: the model, the counts and times of every stage, and the
+// files it could not use. Each stage runner returns its own summary (stage_summaries.h);
+// the run gathers them here, and every output writer (sfm/outputs) reads this one record.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/timer.h"
+#include "sfm/stages/stage_summaries.h"
+
+namespace proj {
+
+// Every count of the run, read flat (statistics.num_features) by the writers.
+struct ReconstructionStatistics : InputCounts, PairCounts, MappingCounts {};
+
+struct ReconstructionResult {
+  Scene scene;  // images in increasing database id; registered ones have poses
+  std::vector<int> database_image_ids;  // of scene.images[i]
+  std::vector<SkippedFile> skipped;     // unusable files of the folder (videos included)
+  std::vector<VideoSummary> videos;     // videos of the input, with their picked frames'
+  std::vector<VideoFrameRecord> video_frames;  // names and times
+  std::string frames_dir;               // where those frames are ("" without videos)
+  MapperSummary mapper;  // mapper.georeference: the alignment to the GPS priors
+  // The local ENU frame of the GPS priors (scene.position_priors); the model is in it when
+  // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
+  std::optional<EnuFrame> enu_frame;
+  std::string mapper_name;  // "incremental" or "global": the one that ran
+  ReconstructionStatistics statistics;
+  StageTimes times;
+  std::string extractor;
+  std::string matcher;
+  std::string database_path;
+};
+
+// Gathers each stage's summary into `result`: its counts, times, descriptions and files.
+void AddStageSummary(ExtractionStageSummary summary, ReconstructionResult* result);
+void AddStageSummary(const PairStageSummary& summary, ReconstructionResult* result);
+void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result);
+
+}  // namespace proj
