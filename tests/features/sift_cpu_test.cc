@@ -40,8 +40,8 @@ GrayImage BlobImage(int width, int height, float cx, float cy, float sigma) {
 FeatureSet Extract(const GrayImage& image, int num_threads, int max_features = 8192,
                    int upsample = 0) {
   FeatureOptions options;
-  options.upsample = upsample;
-  options.max_features = max_features;
+  options.selection.upsample = upsample;
+  options.selection.max_features = max_features;
   return ExtractSiftCpu(image, MakeSiftParams(options, image.width, image.height),
                         GaussianLevelSmoother(), num_threads);
 }
@@ -279,7 +279,7 @@ TEST(SiftCpu, EdgeTestRemovesKeypoints) {
   PROJ_REQUIRE_SHARED_DATASET(path, kFountainImage);
   const GrayImage crop = testing::CropImage(testing::LoadGrayJpeg(path), 1000, 600, 400, 300);
   FeatureOptions options;
-  options.upsample = 0;
+  options.selection.upsample = 0;
   SiftParams params = MakeSiftParams(options, crop.width, crop.height);
   const int with_test = ExtractSiftCpu(crop, params, GaussianLevelSmoother(), 2).size();
   params.edge_test = false;
