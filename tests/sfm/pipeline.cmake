@@ -8,4 +8,5 @@ proj_add_test(sfm_pipeline_test
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/multi_device_stages_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/pair_chunks_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/stage_options_test.cc
-  LIBS proj_sfm proj_datasets)
+  LIBS proj_sfm proj_datasets
+  LABELS dataset)
