@@ -27,7 +27,7 @@ double Median(std::vector<double> v) {
 cuda::SiftGpuResult Extract(const std::string& path, int max_features) {
   const GrayImage image = testing::LoadGrayJpeg(path);
   cuda::SiftGpuOptions options;
-  options.max_features = max_features;
+  options.selection.max_features = max_features;
   cuda::SiftGpu sift(options);
   return sift.Extract({image.pixels.data(), nullptr, image.width, image.height});
 }

@@ -62,7 +62,7 @@ struct Case {
 
 void BenchGpu(const Case& c, int repeats) {
   FeatureOptions options;
-  options.max_features = c.max_features;
+  options.selection.max_features = c.max_features;
   SiftParams params = MakeSiftParams(options, c.image.width, c.image.height);
   cuda::SiftGpu sift(MakeSiftGpuOptions(params, options));
   std::vector<uint8_t> bytes(c.image.pixels.size());
@@ -106,7 +106,7 @@ void BenchGpu(const Case& c, int repeats) {
 
 void BenchCpu(const Case& c, int threads, int repeats) {
   FeatureOptions options;
-  options.max_features = c.max_features;
+  options.selection.max_features = c.max_features;
   const SiftParams params = MakeSiftParams(options, c.image.width, c.image.height);
   cv::setNumThreads(threads);
   std::vector<double> ours, opencv;

@@ -7,9 +7,11 @@
 namespace proj {
 
 void FeatureOptions::Check() const {
-  PROJ_REQUIRE(max_features > 0, "--max-features must be positive (got " << max_features << ")");
+  PROJ_REQUIRE(selection.max_features > 0,
+               "--max-features must be positive (got " << selection.max_features << ")");
   PROJ_REQUIRE(num_threads >= 0, "--threads must be >= 0 (got " << num_threads << ")");
-  PROJ_REQUIRE(upsample >= -1 && upsample <= 1, "FeatureOptions.upsample must be -1, 0 or 1");
+  PROJ_REQUIRE(selection.upsample >= -1 && selection.upsample <= 1,
+               "FeatureOptions.upsample must be -1, 0 or 1");
   PROJ_REQUIRE(trilateral_sigma_c >= 0, "--trilateral sigma must be >= 0");
   SelectGpus(device, gpus);  // --device gpu without a usable GPU, bad --gpus are refused here
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cuda/sift/sift_selection.h"
 #include "features/compute_device.h"
 #include "features/feature_types.h"
 
@@ -17,10 +18,8 @@ struct FeatureOptions {
   FeatureType type = FeatureType::kSift;
   ComputeDevice device = ComputeDevice::kAuto;
   GpuSelection gpus;                  // GPUs extraction spreads over (all visible by default)
-  int max_features = 8192;            // strongest kept, by detector response
+  SiftSelection selection;            // max_features and SIFT's upsampled first octave
   int num_threads = 0;                // CPU threads; 0 = all
-  int upsample = -1;                  // SIFT upsampled first octave: 1 on, 0 off, -1 auto
-                                      // (on for images under 1000 px on the longer side)
   ScaleSpaceType scale_space = ScaleSpaceType::kGaussian;
   bool edge_test = true;              // SIFT principal-curvature edge rejection
   double trilateral_sigma_c = 0;      // trilateral domain sigma scale; 0 = from the SIFT level

@@ -19,7 +19,7 @@ FeatureSet OpenCvSiftExtractor::Extract(const GrayImage& image) {
   cv::Mat grey(image.height, image.width, CV_32F, const_cast<float*>(image.pixels.data()));
   cv::Mat scaled;
   grey.convertTo(scaled, CV_8U, 255.0);
-  auto sift = cv::SIFT::create(options_.max_features);
+  auto sift = cv::SIFT::create(options_.selection.max_features);
   std::vector<cv::KeyPoint> cv_keypoints;
   cv::Mat descriptors;
   sift->detectAndCompute(scaled, cv::noArray(), cv_keypoints, descriptors);

@@ -25,12 +25,13 @@ void SiftGpuOptions::Check() const {
                "SiftGpuOptions.levels_per_octave must be in [1, " << kMaxLevels - 3 << "]");
   PROJ_REQUIRE(sigma0 > assumed_blur && assumed_blur >= 0,
                "SiftGpuOptions.sigma0 must exceed assumed_blur >= 0");
-  PROJ_REQUIRE(upsample >= -1 && upsample <= 1, "SiftGpuOptions.upsample must be -1, 0 or 1");
+  PROJ_REQUIRE(selection.upsample >= -1 && selection.upsample <= 1,
+               "SiftGpuOptions.upsample must be -1, 0 or 1");
   PROJ_REQUIRE(min_octave_size_px >= 8, "SiftGpuOptions.min_octave_size_px must be >= 8");
   PROJ_REQUIRE(edge_ratio > 1, "SiftGpuOptions.edge_ratio must be > 1");
   PROJ_REQUIRE(max_orientations >= 1, "SiftGpuOptions.max_orientations must be >= 1");
-  PROJ_REQUIRE(max_features > 0, "SiftGpuOptions.max_features must be > 0");
-  PROJ_REQUIRE(max_candidates >= max_features,
+  PROJ_REQUIRE(selection.max_features > 0, "SiftGpuOptions.max_features must be > 0");
+  PROJ_REQUIRE(max_candidates >= selection.max_features,
                "SiftGpuOptions.max_candidates must be >= max_features");
 }
 
@@ -125,7 +126,7 @@ struct SiftGpu::Impl {
   }
 
   bool Upsample(int width, int height) const {
-    return options.upsample == 1 || (options.upsample == -1 && std::max(width, height) < 1000);
+    return options.selection.UpsampleFor(width, height);
   }
 
   // Octave geometry and pointers into `pyramid` for a width x height input; returns the
@@ -276,11 +277,11 @@ struct SiftGpu::Impl {
 
     const int* order = nullptr;
     int num_kept = num_detections;
-    if (num_detections > options.max_features) {
+    if (num_detections > options.selection.max_features) {
       SortDescending(num_detections);
       LaunchOrderTies(keys_out.data(), values_out.data(), detections.data(), num_detections, compute);
       order = values_out.data();
-      num_kept = options.max_features;
+      num_kept = options.selection.max_features;
     }
     LaunchOrientations(table, kernel_params, detections.data(), order, num_kept, oriented.data(),
                        keys_in.data(), values_in.data(), counters.data() + 1,
@@ -290,7 +291,7 @@ struct SiftGpu::Impl {
       SortDescending(num_oriented);
       LaunchOrderTies(keys_out.data(), values_out.data(), oriented.data(), num_oriented, compute);
     }
-    const int num_out = std::min(num_oriented, options.max_features);
+    const int num_out = std::min(num_oriented, options.selection.max_features);
     PROJ_CUDA_CHECK(cudaEventRecord(events[2], compute));
 
     const size_t keypoint_bytes = sizeof(SiftGpuKeypoint) * num_out;
@@ -366,7 +367,7 @@ SiftGpu::SiftGpu(const SiftGpuOptions& options, int device) : impl_(std::make_un
   m.counters.Reserve(2);
   m.host_counters.Reserve(2);
   const size_t result_capacity =
-      static_cast<size_t>(options.max_features) * (sizeof(SiftGpuKeypoint) + 128);
+      static_cast<size_t>(options.selection.max_features) * (sizeof(SiftGpuKeypoint) + 128);
   m.out_results.Reserve(result_capacity);
   m.host_results.Reserve(result_capacity);
   PROJ_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda/sift/sift_selection.h"
+
 namespace proj::cuda {
 
 enum class SiftGpuScaleSpace { kGaussian, kTrilateral };
@@ -36,8 +38,7 @@ struct SiftGpuOptions {
   int levels_per_octave = 3;
   float sigma0 = 1.6f;
   float assumed_blur = 0.5f;
-  // Upsampled first octave: 1 on, 0 off, -1 for images under 1000 px on the longer side.
-  int upsample = -1;
+  SiftSelection selection;  // max_features; upsample resolved per image (UpsampleFor)
   int min_octave_size_px = 16;
   float peak_threshold = 0.02f / 3;
   float prefilter_ratio = 0.8f;
@@ -48,7 +49,6 @@ struct SiftGpuOptions {
   float orientation_peak_ratio = 0.8f;
   int max_orientations = 4;
   float descriptor_magnification = 3.0f;
-  int max_features = 8192;
   SiftGpuScaleSpace scale_space = SiftGpuScaleSpace::kGaussian;
   float trilateral_sigma_c = 0;  // passed to the trilateral smoother (0 = from the level)
   int max_candidates = 1 << 19;  // refined detections kept before the strongest are chosen

@@ -12,7 +12,6 @@ cuda::SiftGpuOptions MakeSiftGpuOptions(const SiftParams& params, const FeatureO
   gpu.levels_per_octave = params.levels_per_octave;
   gpu.sigma0 = params.sigma0;
   gpu.assumed_blur = params.assumed_blur;
-  gpu.upsample = options.upsample;
   gpu.min_octave_size_px = params.min_octave_size_px;
   gpu.peak_threshold = params.peak_threshold;
   gpu.prefilter_ratio = params.prefilter_ratio;
@@ -23,8 +22,8 @@ cuda::SiftGpuOptions MakeSiftGpuOptions(const SiftParams& params, const FeatureO
   gpu.orientation_peak_ratio = params.orientation_peak_ratio;
   gpu.max_orientations = params.max_orientations;
   gpu.descriptor_magnification = params.descriptor_magnification;
-  gpu.max_features = params.max_features;
-  gpu.max_candidates = std::max(gpu.max_candidates, 4 * params.max_features);
+  gpu.selection = params.selection;
+  gpu.max_candidates = std::max(gpu.max_candidates, 4 * params.selection.max_features);
   gpu.scale_space = options.scale_space == ScaleSpaceType::kTrilateral
                         ? cuda::SiftGpuScaleSpace::kTrilateral
                         : cuda::SiftGpuScaleSpace::kGaussian;
@@ -52,7 +51,7 @@ FeatureSet ToFeatureSet(cuda::SiftGpuResult&& result) {
 GpuSiftExtractor::GpuSiftExtractor(const FeatureOptions& options, int device) : options_(options) {
   options_.Check();
   SiftParams params;
-  params.max_features = options.max_features;
+  params.selection = options.selection;
   params.edge_test = options.edge_test;
   sift_ = std::make_unique<cuda::SiftGpu>(MakeSiftGpuOptions(params, options), device);
 }

@@ -13,8 +13,8 @@
 
 namespace proj {
 
-// The CUDA options equivalent to `params` (upsample left to the per-image rule of
-// FeatureOptions::upsample).
+// The CUDA options equivalent to `params` (params.selection.upsample as asked: the GPU
+// resolves it per image).
 cuda::SiftGpuOptions MakeSiftGpuOptions(const SiftParams& params, const FeatureOptions& options);
 
 // Converts a GPU result to the FeatureSet every extractor returns.

@@ -44,7 +44,7 @@ FeatureSet ExtractSiftCpu(const GrayImage& image, const SiftParams& params,
   for (size_t i = 0; i < refined.size(); ++i) {
     if (valid[i]) detections.push_back(refined[i]);
   }
-  const std::vector<int> strongest = StrongestIndices(detections, params.max_features);
+  const std::vector<int> strongest = StrongestIndices(detections, params.selection.max_features);
 
   // Orientations: up to max_orientations keypoints per kept detection.
   struct Oriented {
@@ -63,7 +63,7 @@ FeatureSet ExtractSiftCpu(const GrayImage& image, const SiftParams& params,
   });
   std::vector<Oriented> oriented;
   for (const auto& list : per_detection) oriented.insert(oriented.end(), list.begin(), list.end());
-  const std::vector<int> kept = StrongestIndices(oriented, params.max_features);
+  const std::vector<int> kept = StrongestIndices(oriented, params.selection.max_features);
 
   FeatureSet features;
   features.keypoints.resize(kept.size());

@@ -14,14 +14,14 @@ void SiftParams::Check() const {
   PROJ_REQUIRE(peak_threshold >= 0, "SiftParams.peak_threshold must be >= 0");
   PROJ_REQUIRE(edge_ratio > 1, "SiftParams.edge_ratio must be > 1");
   PROJ_REQUIRE(max_orientations >= 1, "SiftParams.max_orientations must be >= 1");
-  PROJ_REQUIRE(max_features > 0, "SiftParams.max_features must be > 0");
+  PROJ_REQUIRE(selection.max_features > 0, "SiftParams.max_features must be > 0");
 }
 
 SiftParams MakeSiftParams(const FeatureOptions& options, int width, int height) {
   SiftParams params;
-  params.max_features = options.max_features;
+  params.selection = options.selection;
   params.edge_test = options.edge_test;
-  params.upsample = options.upsample == 1 || (options.upsample == -1 && std::max(width, height) < 1000);
+  params.upsample = options.selection.UpsampleFor(width, height);
   return params;
 }
 

@@ -18,7 +18,8 @@ struct SiftParams {
   int levels_per_octave = 3;              // S: DoG levels searched per octave
   float sigma0 = 1.6f;                    // blur of level 0, octave pixels
   float assumed_blur = 0.5f;              // blur of the input image, input pixels
-  bool upsample = false;                  // first octave -1 (2x upsampled input)
+  SiftSelection selection;                // max_features; upsample as the user asked
+  bool upsample = false;                  // first octave -1 (2x upsampled input): resolved
   int min_octave_size_px = 16;            // no octave whose shorter side is below this
   float peak_threshold = 0.02f / 3;       // |DoG| after refinement, for images in [0, 1]
   float prefilter_ratio = 0.8f;           // extrema need |DoG| >= ratio * peak_threshold
@@ -29,14 +30,13 @@ struct SiftParams {
   float orientation_peak_ratio = 0.8f;    // secondary orientations >= ratio * maximum
   int max_orientations = 4;               // orientations per detection, at most
   float descriptor_magnification = 3.0f;  // descriptor cell side = magnification * scale
-  int max_features = 8192;                // strongest kept, by |DoG| response
 
   int first_octave() const { return upsample ? -1 : 0; }
   void Check() const;
 };
 
-// The SIFT parameters for `options` and an image of width x height pixels (resolves
-// FeatureOptions::upsample = -1 to "upsample images under 1000 px on the longer side").
+// The SIFT parameters for `options` and an image of width x height pixels (upsample resolved
+// by SiftSelection::UpsampleFor).
 SiftParams MakeSiftParams(const FeatureOptions& options, int width, int height);
 
 // Size of octave `octave` (>= first octave) of a width x height input: 2x for octave -1,

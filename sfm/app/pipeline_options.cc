@@ -46,7 +46,8 @@ ReconstructionOptions PipelineArgs::Finalize() const {
   ReconstructionOptions resolved = options;
   resolved.run.gpus = ParseGpuSelection(gpus);
   resolved.extraction.features.edge_test = edge_test;
-  resolved.extraction.features.upsample = upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
+  resolved.extraction.features.selection.upsample =
+      upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
   resolved.cameras.model = CameraModelFromName(camera_model);
   if (gps_altitude_datum != "auto") {
     resolved.extraction.gps.altitude_datum = VerticalDatumFromKey(gps_altitude_datum);
@@ -110,7 +111,7 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   app.add_option("--max-image-pixels", o.extraction.decode.max_pixels,
                  "Images with more pixels (width x height) are skipped before decoding")
       ->capture_default_str();
-  app.add_option("--max-features", o.extraction.features.max_features,
+  app.add_option("--max-features", o.extraction.features.selection.max_features,
                  "Strongest features kept per image")
       ->capture_default_str();
   AddEnumOption(app, "--upsample", &args->upsample, kUpsampleNames,

@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "sfm/database/scene_database.h"
 #include "sfm/database/sqlite_statement.h"
 
@@ -162,23 +163,8 @@ bool DoublesFromBlob(const void* data, int64_t num_bytes, int count, const char*
   return true;
 }
 
-int ColmapCameraModelId(CameraModelId model) {
-  switch (model) {
-    case CameraModelId::kPinhole: return 1;
-    case CameraModelId::kSimpleRadial: return 2;
-    case CameraModelId::kRadial: return 3;
-  }
-  PROJ_CHECK(false, "unknown camera model id " << static_cast<int>(model));
-  return -1;
-}
-
 Camera CameraFromColmap(int64_t colmap_model, int64_t width, int64_t height,
                         const void* params, int64_t params_bytes, const RowOrigin& origin) {
-  constexpr int kSimplePinhole = 0;
-  // COLMAP 3.8's model names by id, for the message about one we do not have.
-  static const char* const kColmapModelNames[] = {
-      "SIMPLE_PINHOLE", "PINHOLE", "SIMPLE_RADIAL", "RADIAL", "OPENCV", "OPENCV_FISHEYE",
-      "FULL_OPENCV", "FOV", "SIMPLE_RADIAL_FISHEYE", "RADIAL_FISHEYE", "THIN_PRISM_FISHEYE"};
   Camera camera;
   camera.width = static_cast<int>(width);
   camera.height = static_cast<int>(height);
@@ -187,29 +173,24 @@ Camera CameraFromColmap(int64_t colmap_model, int64_t width, int64_t height,
     ThrowCorruptRow(origin, "the image size is " + std::to_string(width) + " x " +
                                 std::to_string(height));
   }
-  int num_colmap_params = 0;
-  switch (colmap_model) {
-    case kSimplePinhole: num_colmap_params = 3; camera.model = CameraModelId::kPinhole; break;
-    case 1: num_colmap_params = 4; camera.model = CameraModelId::kPinhole; break;
-    case 2: num_colmap_params = 4; camera.model = CameraModelId::kSimpleRadial; break;
-    case 3: num_colmap_params = 5; camera.model = CameraModelId::kRadial; break;
-    default: {
-      const bool named = colmap_model >= 0 && colmap_model < 11;
-      throw InputError(
-          "camera " + std::to_string(origin.id) + " of " +
-          DatabaseSubject(std::string(origin.path)) + " uses COLMAP camera model " +
-          (named ? std::string(kColmapModelNames[colmap_model]) : "id " + std::to_string(colmap_model)) +
-          ", which this program does not support (only SIMPLE_PINHOLE, PINHOLE, "
-          "SIMPLE_RADIAL and RADIAL); use one of those in COLMAP");
-    }
+  const bool fits_int = colmap_model >= std::numeric_limits<int>::min() &&
+                        colmap_model <= std::numeric_limits<int>::max();
+  const ColmapCameraModel* model =
+      fits_int ? FindColmapCameraModel(static_cast<int>(colmap_model)) : nullptr;
+  if (model == nullptr || !model->ours) {
+    throw InputError(
+        "camera " + std::to_string(origin.id) + " of " +
+        DatabaseSubject(std::string(origin.path)) + " uses COLMAP camera model " +
+        (model != nullptr ? std::string(model->name) : "id " + std::to_string(colmap_model)) +
+        ", which this program does not support (only " + SupportedColmapCameraModels() +
+        "); use one of those in COLMAP");
   }
-  std::vector<double> values(num_colmap_params);
-  if (!DoublesFromBlob(params, params_bytes, num_colmap_params, "params", origin, values.data())) {
+  camera.model = *model->ours;
+  std::vector<double> values(model->num_params);
+  if (!DoublesFromBlob(params, params_bytes, model->num_params, "params", origin, values.data())) {
     ThrowCorruptRow(origin, "the camera has no parameters");
   }
-  camera.params = colmap_model == kSimplePinhole
-                      ? std::vector<double>{values[0], values[0], values[1], values[2]}
-                      : values;
+  camera.params = ParamsFromColmap(*model, values.data());
   return camera;
 }
 

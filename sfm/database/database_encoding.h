@@ -54,10 +54,9 @@ std::vector<FeatureMatch> MatchesFromBlob(const MatrixBlob& blob, bool swap,
 bool DoublesFromBlob(const void* data, int64_t num_bytes, int count, const char* column,
                      const RowOrigin& origin, double* values);
 
-// COLMAP's camera model ids (SIMPLE_PINHOLE 0, PINHOLE 1, SIMPLE_RADIAL 2, RADIAL 3).
-int ColmapCameraModelId(CameraModelId model);
-// Our camera from a COLMAP row; SIMPLE_PINHOLE f, cx, cy becomes PINHOLE f, f, cx, cy.
-// Models we do not have and params of the wrong size are InputErrors.
+// Our camera from a COLMAP row, by the model table of geometry/camera/colmap_camera_models.h
+// (SIMPLE_PINHOLE f, cx, cy becomes PINHOLE f, f, cx, cy). Models we do not have and params
+// of the wrong size are InputErrors.
 Camera CameraFromColmap(int64_t colmap_model, int64_t width, int64_t height,
                         const void* params, int64_t params_bytes, const RowOrigin& origin);
 

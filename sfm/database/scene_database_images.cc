@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "sfm/database/scene_database_statements.h"
 
 namespace proj {
@@ -25,7 +26,7 @@ void BindCamera(const Camera& camera, bool prior_focal_length, const std::string
   PROJ_REQUIRE(camera.width > 0 && camera.height > 0,
                "cannot write a camera to " << subject << ": its image size must be positive, not "
                                            << camera.width << " x " << camera.height);
-  statement->BindInt64(1, internal::ColmapCameraModelId(camera.model));
+  statement->BindInt64(1, ColmapCameraModelId(camera.model));
   statement->BindInt64(2, camera.width);
   statement->BindInt64(3, camera.height);
   statement->BindBlob(4, camera.params.data(), camera.params.size() * sizeof(double));

@@ -14,7 +14,6 @@
 // text format exactly (colmap_text.h): a model written in either format reads back equal.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "sfm/scene/scene.h"
@@ -28,12 +27,8 @@ void WriteColmapBinary(const Scene& scene, const std::string& dir);
 // Reads dir/cameras.bin, dir/images.bin and dir/points3D.bin. Throws InputError naming the
 // file and byte offset for a missing, truncated or corrupt file (a count larger than the rest
 // of the file can hold, an unterminated name, bytes after the last record), an unsupported
-// camera model, an unknown id or a track that disagrees with the images' POINT3D_IDs.
+// camera model (the table of geometry/camera/colmap_camera_models.h), an unknown id or a
+// track that disagrees with the images' POINT3D_IDs.
 Scene ReadColmapBinary(const std::string& dir);
-
-// COLMAP's numeric id of our camera model (its CameraModel::model_id), and ours for COLMAP's
-// id (std::nullopt for models we do not support, e.g. 0 = SIMPLE_PINHOLE, 4 = OPENCV).
-int ColmapModelId(CameraModelId model);
-std::optional<CameraModelId> CameraModelFromColmapId(int colmap_model_id);
 
 }  // namespace proj

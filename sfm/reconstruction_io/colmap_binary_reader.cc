@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "io/file_bytes.h"
 #include "io/little_endian.h"
 #include "sfm/reconstruction_io/colmap_binary.h"
@@ -22,11 +23,6 @@ constexpr size_t kMinImageBytes = 4 + 7 * 8 + 4 + 1 + 8;
 constexpr size_t kKeypointBytes = 8 + 8 + 8;
 constexpr size_t kMinPointBytes = 8 + 3 * 8 + 3 + 8 + 8;
 constexpr size_t kTrackElementBytes = 4 + 4;
-
-// COLMAP's names of its model ids 0..10, for the message about an unsupported model.
-constexpr const char* kColmapModelNames[] = {
-    "SIMPLE_PINHOLE", "PINHOLE", "SIMPLE_RADIAL", "RADIAL", "OPENCV", "OPENCV_FISHEYE",
-    "FULL_OPENCV", "FOV", "SIMPLE_RADIAL_FISHEYE", "RADIAL_FISHEYE", "THIN_PRISM_FISHEYE"};
 
 // Sequential reader over a whole file that knows its byte offset, for error messages
 // "file at byte N: reason".
@@ -98,19 +94,19 @@ void ReadCameras(const std::string& path, ColmapModelBuilder* builder) {
   for (size_t i = 0; i < count; ++i) {
     const long long id = reader.Read<uint32_t>("CAMERA_ID");
     const int colmap_model = reader.Read<int32_t>("MODEL_ID");
-    const std::optional<CameraModelId> model = CameraModelFromColmapId(colmap_model);
-    PROJ_REQUIRE(model.has_value(),
+    const ColmapCameraModel* model = FindColmapCameraModel(colmap_model);
+    PROJ_REQUIRE(model != nullptr && model->ours,
                  reader.Where() << ": unsupported camera model id " << colmap_model
-                                << (colmap_model >= 0 && colmap_model <= 10
-                                        ? std::string(" (") + kColmapModelNames[colmap_model] + ")"
-                                        : std::string())
-                                << " (supported: PINHOLE, SIMPLE_RADIAL, RADIAL)");
+                                << (model != nullptr ? std::string(" (") + model->name + ")"
+                                                     : std::string())
+                                << " (supported: " << SupportedColmapCameraModels() << ")");
     Camera camera;
-    camera.model = *model;
+    camera.model = *model->ours;
     camera.width = ReadImageSize(&reader, "WIDTH");
     camera.height = ReadImageSize(&reader, "HEIGHT");
-    camera.params.resize(CameraModelNumParams(camera.model));
-    for (double& param : camera.params) param = reader.Read<double>("camera parameter");
+    std::vector<double> colmap_params(model->num_params);
+    for (double& param : colmap_params) param = reader.Read<double>("camera parameter");
+    camera.params = ParamsFromColmap(*model, colmap_params.data());
     builder->AddCamera(id, camera, reader);
   }
   reader.ExpectEnd();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "io/atomic_file.h"
 #include "io/little_endian.h"
 #include "sfm/reconstruction_io/colmap_binary.h"
@@ -15,10 +16,6 @@ namespace {
 using internal::InRegisteredImage;
 using internal::NumRegisteredObservations;
 
-// COLMAP ids: SIMPLE_PINHOLE = 0, PINHOLE = 1, SIMPLE_RADIAL = 2, RADIAL = 3 (models.h).
-constexpr std::pair<CameraModelId, int> kColmapModelIds[] = {
-    {CameraModelId::kPinhole, 1}, {CameraModelId::kSimpleRadial, 2}, {CameraModelId::kRadial, 3}};
-
 // COLMAP's "no 3D point" marker in images.bin (kInvalidPoint3DId).
 constexpr uint64_t kNoPoint = std::numeric_limits<uint64_t>::max();
 
@@ -28,7 +25,7 @@ std::string EncodeCameras(const Scene& scene) {
   for (size_t id = 0; id < scene.cameras.size(); ++id) {
     const Camera& camera = scene.cameras[id];
     AppendLittleEndian<uint32_t>(static_cast<uint32_t>(id + 1), &out);
-    AppendLittleEndian<int32_t>(ColmapModelId(camera.model), &out);
+    AppendLittleEndian<int32_t>(ColmapCameraModelId(camera.model), &out);
     AppendLittleEndian<uint64_t>(static_cast<uint64_t>(camera.width), &out);
     AppendLittleEndian<uint64_t>(static_cast<uint64_t>(camera.height), &out);
     for (const double param : camera.params) AppendLittleEndian<double>(param, &out);
@@ -91,21 +88,6 @@ void WriteBytes(const std::string& path, const std::string& bytes) {
 }
 
 }  // namespace
-
-int ColmapModelId(CameraModelId model) {
-  for (const auto& [ours, colmap] : kColmapModelIds) {
-    if (ours == model) return colmap;
-  }
-  PROJ_CHECK(false, "camera model without a COLMAP id: " << CameraModelName(model));
-  return -1;
-}
-
-std::optional<CameraModelId> CameraModelFromColmapId(int colmap_model_id) {
-  for (const auto& [ours, colmap] : kColmapModelIds) {
-    if (colmap == colmap_model_id) return ours;
-  }
-  return std::nullopt;
-}
 
 void WriteColmapBinary(const Scene& scene, const std::string& dir) {
   namespace fs = std::filesystem;

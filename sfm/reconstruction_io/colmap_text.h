@@ -23,10 +23,11 @@ void WriteColmapText(const Scene& scene, const std::string& dir);
 // Reads dir/cameras.txt, dir/images.txt and dir/points3D.txt. Camera and image ids in the
 // files need not be contiguous: gaps become placeholders (a Camera with no size and zero
 // parameters; an unregistered SceneImage with no name, camera or keypoints), so camera and
-// image ids above 2^20 are refused. Only the models PINHOLE, SIMPLE_RADIAL and RADIAL are
-// supported. Throws InputError naming the file and line for a missing file, malformed line,
-// unsupported model, wrong parameter count, unknown or too large id or a track that
-// disagrees with the images' POINT3D_IDs.
+// image ids above 2^20 are refused. Only the models SIMPLE_PINHOLE (read as PINHOLE),
+// PINHOLE, SIMPLE_RADIAL and RADIAL are supported (geometry/camera/colmap_camera_models.h).
+// Throws InputError naming the file and line for a missing file, malformed line, unsupported
+// model, wrong parameter count, unknown or too large id or a track that disagrees with the
+// images' POINT3D_IDs.
 Scene ReadColmapText(const std::string& dir);
 
 }  // namespace proj

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "sfm/reconstruction_io/colmap_model_builder.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 
@@ -82,22 +83,23 @@ void ReadCameras(const std::string& path, ColmapModelBuilder* builder) {
                                                        "PARAMS[], got '"
                                                     << line << "'");
     const long long id = ParseInt(tokens[0], reader, "CAMERA_ID");
+    const ColmapCameraModel* model = FindColmapCameraModel(tokens[1]);
+    PROJ_REQUIRE(model != nullptr && model->ours,
+                 reader.Where() << ": unsupported camera model '" << tokens[1]
+                                << "' (supported: " << SupportedColmapCameraModels() << ")");
     Camera camera;
-    try {
-      camera.model = CameraModelFromName(tokens[1]);
-    } catch (const InputError&) {
-      PROJ_REQUIRE(false, reader.Where() << ": unsupported camera model '" << tokens[1]
-                                         << "' (supported: PINHOLE, SIMPLE_RADIAL, RADIAL)");
-    }
+    camera.model = *model->ours;
     camera.width = static_cast<int>(ParseInt(tokens[2], reader, "WIDTH"));
     camera.height = static_cast<int>(ParseInt(tokens[3], reader, "HEIGHT"));
-    const size_t num_params = CameraModelNumParams(camera.model);
+    const size_t num_params = model->num_params;
     PROJ_REQUIRE(tokens.size() == 4 + num_params,
                  reader.Where() << ": camera model " << tokens[1] << " takes " << num_params
                                 << " parameters, got " << tokens.size() - 4);
+    std::vector<double> colmap_params;
     for (size_t i = 0; i < num_params; ++i) {
-      camera.params.push_back(ParseDouble(tokens[4 + i], reader, "camera parameter"));
+      colmap_params.push_back(ParseDouble(tokens[4 + i], reader, "camera parameter"));
     }
+    camera.params = ParamsFromColmap(*model, colmap_params.data());
     builder->AddCamera(id, camera, reader);
   }
 }

@@ -32,8 +32,8 @@ StageOptions ExtractionOptions::Fingerprint() const {
   StageOptions options;
   options.Add("--features", features.type == FeatureType::kSift ? "sift" : "opencv-sift")
       .Add("--max-image-size", max_image_size)
-      .Add("--max-features", features.max_features)
-      .Add("--upsample", features.upsample)
+      .Add("--max-features", features.selection.max_features)
+      .Add("--upsample", features.selection.upsample)
       .Add("--scale-space", features.scale_space == ScaleSpaceType::kGaussian ? "gaussian" : "trilateral")
       .Add("--edge-test", features.edge_test ? "on" : "off")
       .Add("trilateral sigma", features.trilateral_sigma_c);

@@ -68,21 +68,29 @@ TEST(PipelinedFor, PreparesNoFurtherAheadThanTheWaitingLimitAllows) {
 }
 
 TEST(PipelinedFor, SlowItemsDoNotHoldBackTheOtherWorkers) {
-  // Item 0 blocks its worker until every other item ran: only dynamic assignment finishes.
+  // Item 0 blocks its worker until every other item ran: only dynamic assignment lets the
+  // other worker run all 19 meanwhile. The slow item must run too (a loop that skipped it
+  // would pass the wait trivially), and what it saw is checked after the loop.
   std::atomic<int> done{0};
+  std::atomic<bool> slow_item_ran{false};
+  std::atomic<int> done_while_slow_item_waited{-1};
   PipelinedFor(
       20, 2, 2, [](int) {},
       [&](int i, int) {
-        if (i == 0) {
-          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-          while (done.load() < 19 && std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-          }
-          EXPECT_EQ(done.load(), 19) << "the other items waited for item 0";
-        } else {
+        if (i != 0) {
           ++done;
+          return;
         }
+        slow_item_ran = true;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (done.load() < 19 && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        done_while_slow_item_waited = done.load();
       });
+  EXPECT_TRUE(slow_item_ran.load()) << "item 0 never ran";
+  EXPECT_EQ(done_while_slow_item_waited.load(), 19) << "the other items waited for item 0";
+  EXPECT_EQ(done.load(), 19);
 }
 
 TEST(PipelinedFor, AnExceptionFromARunStopsTheLoopAndIsRethrown) {

@@ -4,4 +4,5 @@ proj_add_test(ba_gpu_test
     ${PROJECT_SOURCE_DIR}/tests/sfm/ba/ba_test_scenes.cc
     ${PROJECT_SOURCE_DIR}/tests/sfm/ba/synthetic_scene.cc
     ${PROJECT_SOURCE_DIR}/tests/sfm/ba/bal_problem.cc
-  LIBS proj_sfm proj_cuda)
+  LIBS proj_sfm proj_cuda
+  LABELS gpu dataset)

@@ -84,7 +84,7 @@ TEST(DescriptorMatcherGpu, AgreesWithCpuReferenceOnRealFeatures) {
   PROJ_REQUIRE_SHARED_DATASET(path0, "strecha/fountain-P11/images/0003.jpg");
   PROJ_REQUIRE_SHARED_DATASET(path1, "strecha/fountain-P11/images/0004.jpg");
   FeatureOptions options;
-  options.max_features = 8192;
+  options.selection.max_features = 8192;
   std::vector<FeatureSet> features;
   for (const std::string& path : {path0, path1}) {
     const GrayImage image = testing::LoadGrayJpeg(path);

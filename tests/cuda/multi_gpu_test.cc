@@ -52,7 +52,7 @@ bool SameBytes(const FeatureSet& a, const FeatureSet& b) {
 FeatureOptions GpuFeatures(int max_features) {
   FeatureOptions options;
   options.device = ComputeDevice::kGpu;
-  options.max_features = max_features;
+  options.selection.max_features = max_features;
   return options;
 }
 

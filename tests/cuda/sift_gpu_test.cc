@@ -104,7 +104,7 @@ Agreement Compare(const FeatureSet& cpu, const FeatureSet& gpu) {
 
 void CheckAgreementOn(const GrayImage& image, int max_features, const char* label,
                       FeatureOptions options = FeatureOptions()) {
-  options.max_features = max_features;
+  options.selection.max_features = max_features;
   const SiftParams params = MakeSiftParams(options, image.width, image.height);
   const FeatureSet cpu = ExtractSiftCpu(image, params, MakeLevelSmoother(options), 0);
   cuda::SiftGpu sift(MakeSiftGpuOptions(params, options));
@@ -146,7 +146,7 @@ TEST(SiftGpu, TrilateralScaleSpaceMatchesCpu) {
   const GrayImage image = testing::LoadGrayJpeg(path);
   FeatureOptions options;
   options.scale_space = ScaleSpaceType::kTrilateral;
-  options.upsample = 0;
+  options.selection.upsample = 0;
   for (bool edge_test : {true, false}) {
     options.edge_test = edge_test;
     CheckAgreementOn(testing::CropImage(image, 1300, 800, 320, 240), 8192,
@@ -228,7 +228,7 @@ TEST(SiftGpu, ByteAndFloatInputsAgreeOnSmallCrop) {
     SCOPED_TRACE(::testing::Message() << "upsample " << upsample << ", scale space "
                                       << static_cast<int>(scale_space));
     cuda::SiftGpuOptions options;
-    options.upsample = upsample;
+    options.selection.upsample = upsample;
     options.scale_space = scale_space;
     cuda::SiftGpu sift(options);
     const cuda::SiftGpuResult a = sift.Extract(byte_view);
@@ -254,7 +254,7 @@ TEST(SiftGpu, RespectsMaxFeaturesAndEmptyInput) {
   PROJ_REQUIRE_SHARED_DATASET(path, "strecha/fountain-P11/images/0002.jpg");
   const GrayImage image = testing::LoadGrayJpeg(path);
   cuda::SiftGpuOptions options;
-  options.max_features = 1000;
+  options.selection.max_features = 1000;
   cuda::SiftGpu sift(options);
   const cuda::SiftGpuResult r = sift.Extract({image.pixels.data(), nullptr, image.width, image.height});
   ASSERT_EQ(r.keypoints.size(), 1000u);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <random>
 
 #include "core/check.h"
@@ -40,8 +41,8 @@ GrayImage BlobImage(int width, int height, float cx, float cy, float sigma) {
 FeatureSet Extract(const GrayImage& image, int num_threads, int max_features = 8192,
                    int upsample = 0) {
   FeatureOptions options;
-  options.upsample = upsample;
-  options.max_features = max_features;
+  options.selection.upsample = upsample;
+  options.selection.max_features = max_features;
   return ExtractSiftCpu(image, MakeSiftParams(options, image.width, image.height),
                         GaussianLevelSmoother(), num_threads);
 }
@@ -279,7 +280,7 @@ TEST(SiftCpu, EdgeTestRemovesKeypoints) {
   PROJ_REQUIRE_SHARED_DATASET(path, kFountainImage);
   const GrayImage crop = testing::CropImage(testing::LoadGrayJpeg(path), 1000, 600, 400, 300);
   FeatureOptions options;
-  options.upsample = 0;
+  options.selection.upsample = 0;
   SiftParams params = MakeSiftParams(options, crop.width, crop.height);
   const int with_test = ExtractSiftCpu(crop, params, GaussianLevelSmoother(), 2).size();
   params.edge_test = false;
@@ -307,19 +308,31 @@ TEST(SiftCpu, RejectsBadInput) {
   EXPECT_EQ(extractor->Extract(BlobImage(6, 6, 3, 3, 1)).size(), 0);
 }
 
-// Either the trilateral smoother is built in (features/trilateral/) and used, or asking for
-// it fails with a clear message; never a silent Gaussian substitute.
+// The trilateral smoother is built in (features/trilateral/sources.cmake) and really used:
+// the same image gives other keypoints than with the Gaussian scale space. A Gaussian
+// substitute under the trilateral name, or a missing smoother, fails here.
 TEST(SiftCpu, TrilateralScaleSpaceIsNotFaked) {
-  FeatureOptions options;
-  options.device = ComputeDevice::kCpu;
-  options.scale_space = ScaleSpaceType::kTrilateral;
-  try {
-    auto extractor = CreateSiftExtractor(options);
-    EXPECT_EQ(extractor->Description(), "sift (cpu, trilateral)");
-  } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("trilateral scale space not available"),
-              std::string::npos);
-  }
+  FeatureOptions gaussian;
+  gaussian.device = ComputeDevice::kCpu;
+  gaussian.num_threads = 2;
+  gaussian.selection.upsample = 0;  // the trilateral filter is slow at twice the size
+  FeatureOptions trilateral = gaussian;
+  trilateral.scale_space = ScaleSpaceType::kTrilateral;
+  std::unique_ptr<FeatureExtractor> extractor;
+  ASSERT_NO_THROW(extractor = CreateSiftExtractor(trilateral));
+  EXPECT_EQ(extractor->Description(), "sift (cpu, trilateral)");
+
+  const GrayImage image = BlobImage(128, 128, 64, 64, 5);
+  const FeatureSet with_gaussian = CreateSiftExtractor(gaussian)->Extract(image);
+  const FeatureSet with_trilateral = extractor->Extract(image);
+  ASSERT_GE(with_gaussian.size(), 1);
+  auto same = [](const Keypoint& a, const Keypoint& b) {
+    return a.x == b.x && a.y == b.y && a.scale == b.scale && a.response == b.response;
+  };
+  const bool identical = with_gaussian.keypoints.size() == with_trilateral.keypoints.size() &&
+                         std::equal(with_gaussian.keypoints.begin(), with_gaussian.keypoints.end(),
+                                    with_trilateral.keypoints.begin(), same);
+  EXPECT_FALSE(identical) << "the trilateral scale space gave the Gaussian one's keypoints";
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ void CompareOnScene(const std::string& scene, int num_images, ComputeDevice devi
   if (dir.empty()) GTEST_SKIP() << "shared dataset 'strecha/" << scene << "' not found";
   FeatureOptions options;
   options.device = device;
-  options.max_features = 8192;
+  options.selection.max_features = 8192;
   auto ours = CreateSiftExtractor(options);
   std::vector<FeatureSet> ours_features, opencv_features;
   std::vector<testing::StrechaCamera> cameras;
@@ -52,7 +52,7 @@ void CompareOnScene(const std::string& scene, int num_images, ComputeDevice devi
     std::snprintf(name, sizeof(name), "%04d.jpg", i);
     const GrayImage image = testing::LoadGrayJpeg(dir + "/images/" + name);
     ours_features.push_back(ours->Extract(image));
-    opencv_features.push_back(testing::ExtractOpenCvSift(image, options.max_features));
+    opencv_features.push_back(testing::ExtractOpenCvSift(image, options.selection.max_features));
     cameras.push_back(testing::ReadStrechaCamera(dir + "/gt_dense_cameras/" + name + ".camera"));
   }
   std::printf("%s, %s: pair | ours correct / matches (precision) | opencv correct / matches (precision)\n",

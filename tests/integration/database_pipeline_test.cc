@@ -29,7 +29,7 @@ std::string SmallScene(const std::string& name, int num_images = 8) {
 ReconstructionOptions CpuOptions() {
   ReconstructionOptions options;
   options.run.device = ComputeDevice::kCpu;
-  options.extraction.features.max_features = 2048;
+  options.extraction.features.selection.max_features = 2048;
   return options.Resolve();
 }
 
@@ -129,7 +129,7 @@ TEST(DatabasePipeline, ChangedExtractionOptionStopsOrIsRedone) {
   const std::string database = dir + "/database.db";
   ReconstructionOptions options = CpuOptions();
   Extract(options, dir + "/images", database);
-  options.extraction.features.max_features = 512;
+  options.extraction.features.selection.max_features = 512;
   try {
     Extract(options, dir + "/images", database);
     FAIL() << "features of other options must not be mixed";

@@ -28,7 +28,7 @@ const EnuFrame kWorld{46.8426, -91.994, 190.0};
 ReconstructionOptions CpuOptions(MapperChoice mapper) {
   ReconstructionOptions options;
   options.run.device = ComputeDevice::kCpu;
-  options.extraction.features.max_features = 2048;
+  options.extraction.features.selection.max_features = 2048;
   options.mapper_choice = mapper;
   return options.Resolve();
 }

@@ -43,7 +43,7 @@ ReconstructionOptions KltOptions(bool keyframe_sift) {
   ReconstructionOptions options;
   options.run.device = ComputeDevice::kCpu;
   options.correspondences = CorrespondenceSource::kKltTracks;
-  options.extraction.features.max_features = 2048;
+  options.extraction.features.selection.max_features = 2048;
   options.keyframe_sift.enabled = keyframe_sift;
   return options.Resolve();
 }

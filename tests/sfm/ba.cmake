@@ -7,4 +7,5 @@ proj_add_test(ba_test
     ${CMAKE_CURRENT_LIST_DIR}/ba/bal_bundle_adjustment_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/ba/ba_test_scenes.cc
     ${CMAKE_CURRENT_LIST_DIR}/ba/schur_pcg_cpu_test.cc
-  LIBS proj_ba Ceres::ceres)
+  LIBS proj_ba Ceres::ceres
+  LABELS dataset)

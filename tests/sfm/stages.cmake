@@ -5,4 +5,5 @@ proj_add_test(sfm_stages_test
     ${CMAKE_CURRENT_LIST_DIR}/stages/multi_device_stages_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/stages/pair_chunks_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/stages/stage_options_test.cc
-  LIBS proj_stages proj_datasets)
+  LIBS proj_stages proj_datasets
+  LABELS dataset)

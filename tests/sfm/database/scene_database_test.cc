@@ -9,8 +9,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 
+#include "sfm/reconstruction_io/colmap_text.h"
 #include "tests/sfm/database/database_test_util.h"
+#include "tests/support/test_data.h"
 
 namespace proj {
 namespace {
@@ -97,6 +100,8 @@ TEST(SceneDatabase, CamerasOfEveryModelRoundTrip) {
                           "(SELECT model FROM cameras ORDER BY camera_id);"), "1,2,3");
 }
 
+// The same camera as the COLMAP model readers make of it (one table,
+// geometry/camera/colmap_camera_models.h); the binary reader: tests/sfm/reconstruction_io.
 TEST(SceneDatabase, ReadsColmapSimplePinholeAsPinhole) {
   const std::string path = TempDatabasePath("simple_pinhole");
   { SceneDatabase database(path, SceneDatabase::Mode::kReadWrite); }
@@ -110,6 +115,16 @@ TEST(SceneDatabase, ReadsColmapSimplePinholeAsPinhole) {
   EXPECT_EQ(cameras[0].camera.model, CameraModelId::kPinhole);
   EXPECT_EQ(cameras[0].camera.params, (std::vector<double>{800, 800, 400, 300}));
   EXPECT_TRUE(cameras[0].prior_focal_length);
+
+  const std::string model = testing::MakeTempDir("simple_pinhole_text");
+  std::ofstream(model + "/cameras.txt") << "1 SIMPLE_PINHOLE 800 600 800 400 300\n";
+  std::ofstream(model + "/images.txt");
+  std::ofstream(model + "/points3D.txt");
+  const Camera from_text = ReadColmapText(model).cameras.at(0);
+  EXPECT_EQ(from_text.model, cameras[0].camera.model);
+  EXPECT_EQ(from_text.width, cameras[0].camera.width);
+  EXPECT_EQ(from_text.height, cameras[0].camera.height);
+  EXPECT_EQ(from_text.params, cameras[0].camera.params);
 }
 
 TEST(SceneDatabase, UnsupportedColmapCameraModelIsInputError) {

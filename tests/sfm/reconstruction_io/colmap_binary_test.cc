@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "core/check.h"
+#include "geometry/camera/colmap_camera_models.h"
 #include "io/little_endian.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/reconstruction_io/colmap_text.h"
@@ -94,12 +95,43 @@ TEST(ColmapBinary, TextToBinaryToTextIsIdentical) {
 }
 
 TEST(ColmapBinary, CameraModelIdsAreColmaps) {
-  EXPECT_EQ(ColmapModelId(CameraModelId::kPinhole), 1);
-  EXPECT_EQ(ColmapModelId(CameraModelId::kSimpleRadial), 2);
-  EXPECT_EQ(ColmapModelId(CameraModelId::kRadial), 3);
-  EXPECT_EQ(CameraModelFromColmapId(2), CameraModelId::kSimpleRadial);
-  EXPECT_FALSE(CameraModelFromColmapId(0).has_value());  // SIMPLE_PINHOLE
-  EXPECT_FALSE(CameraModelFromColmapId(4).has_value());  // OPENCV
+  EXPECT_EQ(ColmapCameraModelId(CameraModelId::kPinhole), 1);
+  EXPECT_EQ(ColmapCameraModelId(CameraModelId::kSimpleRadial), 2);
+  EXPECT_EQ(ColmapCameraModelId(CameraModelId::kRadial), 3);
+  EXPECT_EQ(FindColmapCameraModel(2)->ours, CameraModelId::kSimpleRadial);
+  EXPECT_EQ(FindColmapCameraModel(0)->ours, CameraModelId::kPinhole);  // SIMPLE_PINHOLE
+  EXPECT_FALSE(FindColmapCameraModel(4)->ours.has_value());           // OPENCV
+  EXPECT_EQ(FindColmapCameraModel(11), nullptr);
+}
+
+// SIMPLE_PINHOLE f, cx, cy is read as PINHOLE f, f, cx, cy by both model readers, as by the
+// scene database (SceneDatabase.ReadsColmapSimplePinholeAsPinhole).
+TEST(ColmapModel, SimplePinholeIsReadAsPinholeFromTextAndBinary) {
+  const std::string text = testing::MakeTempDir("colmap_simple_pinhole_text");
+  testing::WriteText(text + "/cameras.txt", "1 SIMPLE_PINHOLE 800 600 800 400 300\n");
+  testing::WriteText(text + "/images.txt", "");
+  testing::WriteText(text + "/points3D.txt", "");
+
+  const std::string binary = testing::MakeTempDir("colmap_simple_pinhole_binary");
+  std::string cameras;
+  AppendLittleEndian<uint64_t>(1, &cameras);  // count
+  AppendLittleEndian<uint32_t>(1, &cameras);  // CAMERA_ID
+  AppendLittleEndian<int32_t>(0, &cameras);   // MODEL_ID: SIMPLE_PINHOLE
+  AppendLittleEndian<uint64_t>(800, &cameras);
+  AppendLittleEndian<uint64_t>(600, &cameras);
+  for (const double param : {800.0, 400.0, 300.0}) AppendLittleEndian<double>(param, &cameras);
+  WriteBytes(binary + "/cameras.bin", cameras);
+  const std::string no_records(8, '\0');
+  WriteBytes(binary + "/images.bin", no_records);
+  WriteBytes(binary + "/points3D.bin", no_records);
+
+  for (const Scene& scene : {ReadColmapText(text), ReadColmapBinary(binary)}) {
+    ASSERT_EQ(scene.cameras.size(), 1u);
+    EXPECT_EQ(scene.cameras[0].model, CameraModelId::kPinhole);
+    EXPECT_EQ(scene.cameras[0].width, 800);
+    EXPECT_EQ(scene.cameras[0].height, 600);
+    EXPECT_EQ(scene.cameras[0].params, (std::vector<double>{800, 800, 400, 300}));
+  }
 }
 
 // Expects ReadColmapBinary(dir) to throw InputError mentioning every string in `fragments`.

@@ -63,7 +63,7 @@ void Pause(int device, int call) {
 FeatureOptions SmallFeatures() {
   FeatureOptions options;
   options.device = ComputeDevice::kCpu;
-  options.max_features = 400;
+  options.selection.max_features = 400;
   options.num_threads = 1;
   return options;
 }
