@@ -18,14 +18,12 @@ int FinishReconstruction(ReconstructionResult* result, const RunDescription& run
     return kExitNoModel;
   }
   Timer timer;
-  std::vector<std::string> image_dirs;
-  if (!images_dir.empty()) image_dirs.push_back(images_dir);
-  if (!result->frames_dir.empty()) image_dirs.push_back(result->frames_dir);
-  if (image_dirs.empty()) {
+  const ImageSource images({images_dir, result->frames_dir});
+  if (images.empty()) {
     PROJ_LOG(kWarning, "no --image-path: the points are written grey");
     for (auto& [id, point] : result->scene.points) point.color.setConstant(128);
   } else {
-    ColorPointsFromImages(image_dirs, num_threads, &result->scene);
+    ColorPointsFromImages(images, num_threads, &result->scene);
   }
   result->times.Add("colours", timer.ElapsedSeconds());
   WriteReconstructionOutputs(*result, run, out_dir);

@@ -9,6 +9,7 @@
 #include "io/atomic_file.h"
 #include "io/json_string.h"
 #include "io/ply.h"
+#include "sfm/image_source/image_source.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/pipeline/georeferenced_outputs.h"
 #include "sfm/pipeline/html_report.h"
@@ -162,6 +163,10 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
     EnsureWritableDirectory(model_dir);
     WriteColmapText(result.scene, model_dir);
     WriteColmapBinary(result.scene, model_dir);
+    // Where the images are, for the commands that take the model (sfm undistort). A video
+    // given as the input is no folder: only the folder of its picked frames is recorded.
+    const ImageSource images({fs::is_directory(run.images_dir, ignored) ? run.images_dir : "", result.frames_dir});
+    if (!images.empty()) WriteImageSource(images, model_dir + "/" + kImageSourceFileName);
     WritePoints(result.scene, (staging / "points.ply").string());
     WriteCameras(result.scene, (staging / "cameras.ply").string());
     WriteReport(result, run, (staging / "report.json").string());
