@@ -18,12 +18,15 @@ double NoBlankScale(double inner_low, double inner_high, double centre, double s
   return std::min((centre - inner_low) / centre, (inner_high - centre) / (size - centre));
 }
 
-// COLMAP's Camera::Rescale for a PINHOLE camera: each axis by its rounded size's ratio.
-void ResizePinhole(int width, int height, Camera* pinhole) {
+// A PINHOLE camera given a new size, its principal point scaled with each axis (so it keeps
+// its relative position) and, for a zoom (COLMAP's Camera::Rescale), its focal lengths too.
+void ResizePinhole(int width, int height, bool scale_focal, Camera* pinhole) {
   const double scale_x = static_cast<double>(width) / pinhole->width;
   const double scale_y = static_cast<double>(height) / pinhole->height;
-  pinhole->params[0] *= scale_x;
-  pinhole->params[1] *= scale_y;
+  if (scale_focal) {
+    pinhole->params[0] *= scale_x;
+    pinhole->params[1] *= scale_y;
+  }
   pinhole->params[2] *= scale_x;
   pinhole->params[3] *= scale_y;
   pinhole->width = width;
@@ -70,13 +73,15 @@ Camera UndistortCamera(const Camera& camera, const UndistortCameraOptions& optio
   // Rounded down (with slack for the rounding of the sums above): a size rounded up would
   // reach a fraction of a pixel past the valid region.
   ResizePinhole(std::max(1, static_cast<int>(std::floor(scale_x * camera.width + 1e-6))),
-                std::max(1, static_cast<int>(std::floor(scale_y * camera.height + 1e-6))), &pinhole);
+                std::max(1, static_cast<int>(std::floor(scale_y * camera.height + 1e-6))),
+                /*scale_focal=*/false, &pinhole);
 
   const int largest = std::max(pinhole.width, pinhole.height);
   if (options.max_image_size_px > 0 && largest > options.max_image_size_px) {
     const double shrink = static_cast<double>(options.max_image_size_px) / largest;
     ResizePinhole(std::max(1, static_cast<int>(std::lround(shrink * pinhole.width))),
-                  std::max(1, static_cast<int>(std::lround(shrink * pinhole.height))), &pinhole);
+                  std::max(1, static_cast<int>(std::lround(shrink * pinhole.height))),
+                  /*scale_focal=*/true, &pinhole);
   }
   return pinhole;
 }

@@ -19,17 +19,31 @@ namespace proj {
 namespace {
 namespace fs = std::filesystem;
 
-// The scene, reconstructed once for all tests of this file: OUT/model with image_source.json.
-const std::string& ReconstructedRing() {
-  static const std::string dir = [] {
-    const std::string scene = testing::WriteSmallRingScene("undistort_ring", 12);
-    const int code = testing::RunSfmToEnd({"reconstruct", scene + "/images", "-o", scene + "/out", "--device", "cpu",
-                                           "--threads", "2"},
-                                          scene + "/reconstruct.log");
-    EXPECT_EQ(code, 0) << testing::ReadTextFile(scene + "/reconstruct.log");
-    return scene;
-  }();
-  return dir;
+// The small ring reconstructed on the CPU: OUT/model with image_source.json. Its folder is
+// named after the test: CTest runs each test in its own process, in parallel.
+std::string ReconstructedRing() {
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string scene = testing::WriteSmallRingScene("undistort_" + name, 12);
+  const int code = testing::RunSfmToEnd(
+      {"reconstruct", scene + "/images", "-o", scene + "/out", "--device", "cpu", "--threads", "2"},
+      scene + "/reconstruct.log");
+  EXPECT_EQ(code, 0) << testing::ReadTextFile(scene + "/reconstruct.log");
+  return scene;
+}
+
+// A model of one registered image, written by hand (no reconstruction needed).
+std::string OneImageModel(const std::string& dir) {
+  Scene scene;
+  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, 64, 48, 60));
+  SceneImage image;
+  image.name = "a.jpg";
+  image.camera_id = 0;
+  image.registered = true;
+  image.keypoints = {Eigen::Vector2d(10, 10)};
+  image.point3d_ids = {kInvalidId};
+  scene.images.push_back(image);
+  WriteColmapText(scene, dir + "/model");
+  return dir + "/model";
 }
 
 struct UndistortRun {
@@ -63,8 +77,8 @@ double MedianReprojectionErrorPx(const Scene& scene) {
   return errors[errors.size() / 2];
 }
 
-TEST(UndistortCli, WritesPinholeModelAndImagesFromTheRecordedImageSource) {
-  const std::string& scene = ReconstructedRing();
+TEST(UndistortCli, WritesPinholeModelAndImagesAndSkipsBrokenOnes) {
+  const std::string scene = ReconstructedRing();
   ASSERT_TRUE(fs::exists(scene + "/out/model/" + kImageSourceFileName));
   EXPECT_EQ(ReadImageSource(scene + "/out/model/" + kImageSourceFileName).folders(),
             std::vector<std::string>{fs::absolute(scene + "/images").lexically_normal().string()});
@@ -88,38 +102,31 @@ TEST(UndistortCli, WritesPinholeModelAndImagesFromTheRecordedImageSource) {
     EXPECT_EQ(info.width, camera.width) << image.name;
     EXPECT_EQ(info.height, camera.height) << image.name;
   }
-}
 
-TEST(UndistortCli, ImagePathOverridesAndBadImagesAreNamedAndLeftOut) {
-  const std::string& scene = ReconstructedRing();
+  // --image-path instead of the recorded folders; an image broken since: named, left out.
   const std::string dir = testing::MakeTempDir("undistort_cli_bad");
   fs::copy(scene + "/images", dir + "/images");
-  const Scene original = ReadColmapText(scene + "/out/model");
   std::string broken;
   for (const SceneImage& image : original.images) {
     if (image.registered) broken = image.name;
   }
   std::ofstream(dir + "/images/" + broken, std::ios::trunc) << "not an image any more\n";
-  const UndistortRun run = Undistort({scene + "/out/model", "-o", dir + "/out", "--image-path", dir + "/images"}, dir);
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_NE(run.output.find(broken), std::string::npos) << run.output;
+  const UndistortRun rerun = Undistort({scene + "/out/model", "-o", dir + "/out", "--image-path", dir + "/images"}, dir);
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.output;
+  EXPECT_NE(rerun.output.find(broken), std::string::npos) << rerun.output;
   EXPECT_FALSE(fs::exists(dir + "/out/images/" + broken));
   EXPECT_EQ(ReadColmapText(dir + "/out/sparse").NumRegisteredImages(), original.NumRegisteredImages() - 1);
 }
 
 TEST(UndistortCli, WithoutImageSourceOrImagePathIsAClearError) {
-  const std::string& scene = ReconstructedRing();
   const std::string dir = testing::MakeTempDir("undistort_cli_no_source");
-  fs::create_directories(dir + "/model");
-  for (const char* file : {"cameras.txt", "images.txt", "points3D.txt"}) {
-    fs::copy_file(scene + "/out/model/" + file, dir + "/model/" + file);
-  }
-  const UndistortRun run = Undistort({dir + "/model", "-o", dir + "/out"}, dir);
+  const std::string model = OneImageModel(dir);
+  const UndistortRun run = Undistort({model, "-o", dir + "/out"}, dir);
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("--image-path"), std::string::npos) << run.output;
   // No image readable at all: nothing written, a non-zero exit.
   fs::create_directories(dir + "/empty");
-  const UndistortRun none = Undistort({dir + "/model", "-o", dir + "/out", "--image-path", dir + "/empty"}, dir);
+  const UndistortRun none = Undistort({model, "-o", dir + "/out", "--image-path", dir + "/empty"}, dir);
   EXPECT_EQ(none.exit_code, 2) << none.output;
   EXPECT_FALSE(fs::exists(dir + "/out/sparse"));
 }
