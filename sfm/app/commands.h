@@ -23,6 +23,7 @@ CommandRunner AddSynthCommand(CLI::App& app);
 CommandRunner AddEvaluateCommand(CLI::App& app);
 CommandRunner AddFilterCommand(CLI::App& app);
 CommandRunner AddRenderCommand(CLI::App& app);
+CommandRunner AddUndistortCommand(CLI::App& app);
 
 // Exit codes, documented in --help.
 constexpr int kExitSuccess = 0;

@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
       proj::app::AddFilterCommand);
   add("render", "Draw a picture (PNG) of a model's points and cameras, without a GPU",
       proj::app::AddRenderCommand);
+  add("undistort", "Resample a model's images to PINHOLE cameras (COLMAP's layout, for dense stereo)",
+      proj::app::AddUndistortCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

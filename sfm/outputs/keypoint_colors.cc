@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
 
 #include "core/check.h"
@@ -25,20 +24,7 @@ std::vector<Eigen::Matrix<uint8_t, 3, 1>> SampleColors(const Image& image,
   return colors;
 }
 
-namespace {
-
-std::string FirstHolding(const std::vector<std::string>& dirs, const std::string& name) {
-  std::error_code error;
-  for (const std::string& dir : dirs) {
-    const std::string path = (std::filesystem::path(dir) / name).string();
-    if (std::filesystem::exists(path, error)) return path;
-  }
-  return (std::filesystem::path(dirs.empty() ? "." : dirs[0]) / name).string();  // to name it
-}
-
-}  // namespace
-
-int ColorPointsFromImages(const std::vector<std::string>& image_dirs, int num_threads, Scene* scene) {
+int ColorPointsFromImages(const ImageSource& image_source, int num_threads, Scene* scene) {
   std::vector<int> images;
   for (size_t i = 0; i < scene->images.size(); ++i) {
     const SceneImage& image = scene->images[i];
@@ -57,8 +43,7 @@ int ColorPointsFromImages(const std::vector<std::string>& image_dirs, int num_th
       // No larger than at extraction: a file replaced since then is refused before decoding.
       DecodeOptions decode;
       decode.max_pixels = std::max<long long>(1, static_cast<long long>(camera.width) * camera.height);
-      const Image decoded =
-          ReadImageFile(FirstHolding(image_dirs, image.name), nullptr, decode);
+      const Image decoded = ReadImageFile(image_source.Resolve(image.name), nullptr, decode);
       PROJ_REQUIRE(decoded.width == camera.width && decoded.height == camera.height,
                    "its size changed since its features were extracted");
       colors[k] = SampleColors(decoded, image.keypoints);

@@ -10,6 +10,7 @@
 
 #include "features/feature_types.h"
 #include "io/image.h"
+#include "sfm/image_source/image_source.h"
 #include "sfm/scene/scene.h"
 
 namespace proj {
@@ -18,11 +19,11 @@ namespace proj {
 std::vector<Eigen::Matrix<uint8_t, 3, 1>> SampleColors(const Image& image,
                                                        const std::vector<Eigen::Vector2d>& keypoints);
 
-// Decodes every registered image that observes a point (DIR/name for the first of
-// `image_dirs` that holds it: the photos' folder, the video frames' folder; in parallel) and
+// Decodes every registered image that observes a point (resolved by `image_source`: the photos'
+// folder, then the video frames' folder; in parallel) and
 // sets each point's colour to the mean over its observations. An image that cannot be read
 // any more is named in a warning and leaves its observations out; points seen by no readable
 // image stay grey. Returns the number of images that could not be read.
-int ColorPointsFromImages(const std::vector<std::string>& image_dirs, int num_threads, Scene* scene);
+int ColorPointsFromImages(const ImageSource& image_source, int num_threads, Scene* scene);
 
 }  // namespace proj

@@ -7,6 +7,7 @@
 #include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/ply.h"
+#include "sfm/image_source/image_source.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/html_report.h"
@@ -67,6 +68,8 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
     EnsureWritableDirectory(model_dir);
     WriteColmapText(result.scene, model_dir);
     WriteColmapBinary(result.scene, model_dir);
+    // Where the images are, for the commands that take the model (sfm undistort).
+    if (!result.images.empty()) WriteImageSource(result.images, model_dir + "/" + kImageSourceFileName);
     WritePoints(result.scene, (staging / "points.ply").string());
     WriteCameras(result.scene, (staging / "cameras.ply").string());
     WriteReport(result, run, (staging / "report.json").string());

@@ -1,7 +1,8 @@
 // Writes a reconstruction to OUT_DIR, every file atomically:
 //   points.ply   coloured sparse point cloud (binary little-endian; MeshLab, CloudCompare)
 //   cameras.ply  camera frustums beside the points
-//   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format
+//   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format (and .bin),
+//                image_source.json: the image folders (sfm/image_source/image_source.h)
 //   report.json  stage times, counts, registration and accuracy statistics
 //   report.html  the same as a page, with a picture and a 3D view (html_report.h)
 //   georeference.json, points.las, cameras.csv  when the model is georeferenced by its images'

@@ -1,5 +1,6 @@
 #include "sfm/pipeline/reconstruction_pipeline.h"
 
+#include <filesystem>
 #include <sstream>
 #include <utility>
 
@@ -54,14 +55,15 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
     return;
   }
   Timer timer;
-  std::vector<std::string> image_dirs;
-  if (!run.images_dir.empty()) image_dirs.push_back(run.images_dir);
-  if (!result->frames_dir.empty()) image_dirs.push_back(result->frames_dir);
-  if (image_dirs.empty()) {
+  // A video given as the input is no folder: its picked frames' folder holds its images.
+  std::error_code not_a_folder;
+  const bool input_is_folder = std::filesystem::is_directory(run.images_dir, not_a_folder);
+  result->images = ImageSource({input_is_folder ? run.images_dir : "", result->frames_dir});
+  if (result->images.empty()) {
     PROJ_LOG(kWarning, "no --image-path: the points are written grey");
     for (auto& [id, point] : result->scene.points) point.color.setConstant(128);
   } else {
-    ColorPointsFromImages(image_dirs, num_threads, &result->scene);
+    ColorPointsFromImages(result->images, num_threads, &result->scene);
   }
   result->times.Add("colours", timer.ElapsedSeconds());
   WriteReconstructionOutputs(*result, run, out_dir);

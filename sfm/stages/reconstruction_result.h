@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/timer.h"
+#include "sfm/image_source/image_source.h"
 #include "sfm/stages/stage_summaries.h"
 
 namespace proj {
@@ -22,6 +23,9 @@ struct ReconstructionResult {
   std::vector<VideoSummary> videos;     // videos of the input, with their picked frames'
   std::vector<VideoFrameRecord> video_frames;  // names and times
   std::string frames_dir;               // where those frames are ("" without videos)
+  // Where the model's images are: the input folder, then the picked video frames' folder
+  // (set when the run finishes; written beside the model as image_source.json).
+  ImageSource images;
   MapperSummary mapper;  // mapper.georeference: the alignment to the GPS priors
   // The local ENU frame of the GPS priors (scene.position_priors); the model is in it when
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).

@@ -1,0 +1,77 @@
+// sfm undistort MODEL_DIR -o OUT_DIR: the model's images resampled to PINHOLE cameras
+// (sfm/undistort/model_undistorter.h), as COLMAP's image_undistorter lays them out.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "sfm/app/commands.h"
+#include "sfm/image_source/image_source.h"
+#include "sfm/reconstruction_io/colmap_model.h"
+#include "sfm/undistort/model_undistorter.h"
+
+namespace proj::app {
+namespace {
+
+struct UndistortArguments {
+  std::string model_dir;
+  std::string out_dir;
+  std::string image_path;
+  UndistortOptions options;
+};
+
+// --image-path when given, else the folders the model recorded when it was written.
+ImageSource ImagesOf(const UndistortArguments& args) {
+  if (!args.image_path.empty()) {
+    PROJ_REQUIRE(std::filesystem::is_directory(args.image_path),
+                 "--image-path '" << args.image_path << "' is not a folder");
+    return ImageSource({args.image_path});
+  }
+  const std::string recorded = (std::filesystem::path(args.model_dir) / kImageSourceFileName).string();
+  PROJ_REQUIRE(std::filesystem::exists(recorded),
+               "the model '" << args.model_dir << "' does not say where its images are (no "
+                             << kImageSourceFileName << "): give them with --image-path DIR");
+  return ReadImageSource(recorded);
+}
+
+}  // namespace
+
+CommandRunner AddUndistortCommand(CLI::App& app) {
+  auto args = std::make_shared<UndistortArguments>();
+  app.add_option("MODEL_DIR", args->model_dir, "COLMAP model folder, text or binary (OUT_DIR/model)")->required();
+  app.add_option("-o,--output", args->out_dir,
+                 "Output folder: OUT_DIR/images/ (undistorted, same names) and OUT_DIR/sparse/ "
+                 "(COLMAP text model, PINHOLE cameras)")
+      ->required();
+  app.add_option("--image-path", args->image_path,
+                 "Folder of the model's images (default: the folders in MODEL_DIR/image_source.json)");
+  app.add_option("--max-image-size", args->options.camera.max_image_size_px,
+                 "Largest width or height of an undistorted image, px; 0 = no limit")
+      ->capture_default_str();
+  app.add_option("--threads", args->options.num_threads, "CPU threads, 0 = all cores")->capture_default_str();
+  app.footer(
+      "Each camera becomes a PINHOLE camera with the same focal length, its size scaled so that "
+      "every pixel of the undistorted image comes from inside the original (no black borders).\n"
+      "Images that cannot be read or do not match their camera's size are named and skipped.\n"
+      "Exit codes: 0 written, 2 bad usage or input, or no image could be undistorted.");
+  return [args]() {
+    args->options.Check();
+    PROJ_REQUIRE(std::filesystem::is_directory(args->model_dir),
+                 "model folder '" << args->model_dir << "' does not exist or is not a folder");
+    const Scene scene = ReadColmapModel(args->model_dir);
+    const ImageSource images = ImagesOf(*args);
+    const UndistortReport report = UndistortModel(scene, images, args->out_dir, args->options);
+    if (report.num_written == 0) {
+      PROJ_LOG(kError, "no image could be undistorted (" << report.skipped.size() << " skipped)");
+      return kExitBadInput;
+    }
+    std::cout << "undistorted " << report.num_written << " images";
+    if (!report.skipped.empty()) std::cout << " (" << report.skipped.size() << " skipped)";
+    std::cout << " into " << args->out_dir << "/images, PINHOLE model in " << args->out_dir << "/sparse"
+              << std::endl;
+    return kExitSuccess;
+  };
+}
+
+}  // namespace proj::app
