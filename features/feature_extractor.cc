@@ -1,6 +1,7 @@
 #include "features/feature_extractor.h"
 
 #include "core/check.h"
+#include "cuda/device_selection.h"
 #include "features/opencv_sift_extractor.h"
 #include "features/sift/sift_extractor_factory.h"
 

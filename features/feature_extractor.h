@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "core/compute_device.h"
 #include "cuda/sift/sift_selection.h"
-#include "features/compute_device.h"
 #include "features/feature_types.h"
 
 namespace proj {

@@ -1,6 +1,7 @@
 #include "matching/descriptor_matcher.h"
 
 #include "core/check.h"
+#include "cuda/device_selection.h"
 #include "matching/cpu_descriptor_matcher.h"
 #include "matching/gpu_descriptor_matcher.h"
 #include "matching/gpu_fallback_matcher.h"

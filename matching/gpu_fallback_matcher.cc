@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "features/compute_device.h"
+#include "core/compute_device.h"
 
 namespace proj {
 

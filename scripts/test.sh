@@ -6,4 +6,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/install_test_tools.sh
 bash scripts/build.sh
+# The layering (README "Layout"): no library includes a header of a target it does not link.
+bash scripts/check_layering.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 1800

@@ -1,6 +1,7 @@
 #include "features/klt/klt_tracker.h"
 
 #include "core/check.h"
+#include "cuda/device_selection.h"
 #include "cuda/klt/klt_gpu_tracker.h"
 #include "features/klt/klt_cpu_tracker.h"
 

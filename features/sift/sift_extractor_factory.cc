@@ -1,5 +1,6 @@
 #include "features/sift/sift_extractor_factory.h"
 
+#include "cuda/device_selection.h"
 #include "features/gpu_fallback_extractor.h"
 #include "features/sift/gpu_sift_extractor.h"
 #include "features/sift/sift_cpu.h"

@@ -1,6 +1,7 @@
 #include "features/trilateral/trilateral_filter_image.h"
 
 #include "core/check.h"
+#include "cuda/device_selection.h"
 #include "cuda/gpu_fallback.h"
 #include "cuda/trilateral/trilateral_gpu.h"
 #include "features/image_preprocessing.h"

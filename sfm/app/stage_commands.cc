@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/logging.h"
+#include "cuda/device_selection.h"
 #include "io/atomic_file.h"
 #include "sfm/app/commands.h"
 #include "sfm/app/pipeline_options.h"

@@ -7,7 +7,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
-#include "features/compute_device.h"
+#include "cuda/device_selection.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/keypoint_colors.h"
 #include "sfm/outputs/report_json.h"

@@ -10,6 +10,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/timer.h"
+#include "cuda/device_selection.h"
 #include "cuda/gpu_fallback.h"
 #include "features/image_preprocessing.h"
 #include "features/klt/klt_tracker.h"

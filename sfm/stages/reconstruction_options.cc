@@ -1,7 +1,7 @@
 #include "sfm/stages/reconstruction_options.h"
 
 #include "core/check.h"
-#include "cuda/device.h"
+#include "cuda/device_selection.h"
 
 namespace proj {
 
@@ -33,11 +33,14 @@ void ReconstructionOptions::Check() const {
 
 ReconstructionOptions ReconstructionOptions::Resolve() const {
   ReconstructionOptions resolved = *this;
-  resolved.extraction.features.device = run.device;
-  resolved.matching.device = run.device;
+  // The device decision, made once for every stage: auto becomes the CPU or the GPU here.
+  resolved.run.device = ResolveComputeDevice(run.device);
+  const ComputeDevice device = resolved.run.device;
+  resolved.extraction.features.device = device;
+  resolved.matching.device = device;
   resolved.extraction.features.gpus = run.gpus;
   resolved.matching.gpus = run.gpus;
-  resolved.klt.sequence.device = run.device;
+  resolved.klt.sequence.device = device;
   resolved.extraction.features.num_threads = run.num_threads;
   resolved.extraction.num_threads = run.num_threads;
   resolved.matching.num_threads = run.num_threads;
@@ -47,8 +50,7 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
   resolved.mapper.seed = run.seed;
   // Bundle adjustment: the mapper's adjustments run on the GPU (its solver kAuto) when asked,
   // else on its CPU solvers.
-  const bool device_is_gpu = run.device == ComputeDevice::kGpu ||
-                             (run.device == ComputeDevice::kAuto && cuda::DeviceAvailable());
+  const bool device_is_gpu = device == ComputeDevice::kGpu;
   resolved.mapper.global_ba_gpu = resolved.mapper.local_ba_gpu =
       ba_solver == BaSolverChoice::kGpu || (ba_solver == BaSolverChoice::kAuto && device_is_gpu);
   if (ba_solver == BaSolverChoice::kCeres || ba_solver == BaSolverChoice::kCpu) {

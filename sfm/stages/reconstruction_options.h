@@ -2,7 +2,7 @@
 // struct per stage, declared once and written into every stage by Resolve().
 #pragma once
 
-#include "features/compute_device.h"
+#include "core/compute_device.h"
 #include "matching/descriptor_matcher.h"
 #include "matching/pair_selection.h"
 #include "matching/two_view_geometry.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sfm/image_source/image_source.h"
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 #include "sfm/undistort/undistorted_camera.h"
 
 namespace proj {

@@ -4,7 +4,7 @@
 // keypoints as well as they did onto the original ones.
 #pragma once
 
-#include "sfm/scene.h"
+#include "sfm/scene/scene.h"
 #include "sfm/undistort/undistorted_camera.h"
 
 namespace proj {

@@ -1,6 +1,6 @@
 // --gpus: parsing all|N|LIST, resolving against the visible devices, and the clear messages
 // for values that cannot work. Pure functions: no GPU needed.
-#include "features/compute_device.h"
+#include "cuda/device_selection.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,9 @@
-// Where GPU-capable work runs. One function decides it for every stage (extraction,
-// matching, KLT tracking, the trilateral filter), so `--device` means the same everywhere.
-// `--gpus` selects the GPUs that feature extraction and descriptor matching spread over; KLT
-// tracking, the trilateral filter and GPU bundle adjustment run on one GPU, CUDA device 0.
+// Where GPU-capable work runs: the one type of the device decision (--device, --gpus) for
+// every stage (extraction, matching, KLT tracking, the trilateral filter, bundle adjustment).
+// It is made once per run (cuda/device_selection.h ResolveComputeDevice, which asks the CUDA
+// runtime), so `--device auto` means the same everywhere. `--gpus` selects the GPUs that
+// feature extraction and descriptor matching spread over; KLT tracking, the trilateral filter
+// and GPU bundle adjustment run on one GPU, CUDA device 0.
 #pragma once
 
 #include <string>
@@ -9,11 +11,9 @@
 
 namespace proj {
 
+// What was asked: kAuto (a GPU when one is usable), or one of them. A resolved decision is
+// kCpu or kGpu.
 enum class ComputeDevice { kAuto, kCpu, kGpu };
-
-// kGpu: true, or InputError naming `what` and why no GPU is usable; kCpu: false;
-// kAuto: whether a usable CUDA device is present.
-bool UseGpu(ComputeDevice device, const std::string& what = "--device gpu");
 
 // Which CUDA devices (numbered as the CUDA runtime numbers them, so after
 // CUDA_VISIBLE_DEVICES) work spreads over: every visible device, the first `count`, or the
@@ -35,15 +35,6 @@ GpuSelection ParseGpuSelection(const std::string& text);
 // The device indices `selection` names among `device_count` visible devices (all of them
 // for kAll). InputError when it asks for more devices, or for devices, than are visible.
 std::vector<int> ResolveGpuSelection(const GpuSelection& selection, int device_count);
-
-// The GPUs that work of `device` spreads over: none on the CPU (kCpu, or kAuto without a
-// usable GPU), else ResolveGpuSelection over the visible devices. InputError as UseGpu, and
-// for a selection other than kAll with kCpu or without a usable GPU.
-std::vector<int> SelectGpus(ComputeDevice device, const GpuSelection& selection);
-
-// "gpu: NVIDIA H100 ..." (one GPU), "2 gpus (0, 1): NVIDIA H100 ..." or "cpu", as SelectGpus
-// resolves `device` and `selection` (InputError as SelectGpus).
-std::string ComputeDeviceSummary(ComputeDevice device, const GpuSelection& selection = {});
 
 // " on GPUs 0, 1" for several devices, "" for one or none: what the descriptions of work
 // spread over GPUs add ("sift (gpu: NVIDIA H100 ...) on GPUs 0, 1").
