@@ -21,7 +21,7 @@
 #include <cstdint>
 
 #include "cuda/ba/ba_prior.h"
-#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/ba_types.h"
 #include "cuda/ba/ba_residual.h"
 
 namespace proj::cuda {

@@ -1,4 +1,4 @@
-// Prior terms of the bundle adjustment solver (conventions in cuda/ba/ba_problem.h): residual,
+// Prior terms of the bundle adjustment solver (conventions in cuda/ba/ba_types.h): residual,
 // Jacobian in the pose tangent space and their contributions to the normal equations, the
 // Schur product and the model decrease. PROJ_HOST_DEVICE: the CPU solver and the CUDA kernels
 // call these same functions. Host-compilable header.
@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "core/host_device.h"
-#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/ba_types.h"
 #include "cuda/ba/ba_residual.h"
 
 namespace proj::cuda {
@@ -46,7 +46,7 @@ PROJ_HOST_DEVICE inline double PositionPriorCost(const double* pose, const doubl
   return 0.5 * (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
 }
 
-// Residual and Jacobian. With R <- exp([w]x) R and t <- t + dt (ba_problem.h), the centre moves
+// Residual and Jacobian. With R <- exp([w]x) R and t <- t + dt (ba_types.h), the centre moves
 // by dC = -R^T [t]x w - R^T dt, so the columns are W R^T (e_k x t) and -W R^T e_k.
 PROJ_HOST_DEVICE inline void LinearizePositionPrior(const double* pose, uint8_t pose_mask,
                                                     const double* prior_center,

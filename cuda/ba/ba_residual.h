@@ -1,5 +1,5 @@
 // Per-observation residual, Jacobians, robust loss and parameter updates of the bundle
-// adjustment solver (conventions in cuda/ba/ba_problem.h). Everything here is PROJ_HOST_DEVICE:
+// adjustment solver (conventions in cuda/ba/ba_types.h). Everything here is PROJ_HOST_DEVICE:
 // the CPU solver and the CUDA kernels call these same functions, and the projection itself is
 // the camera models' ProjectPoint (geometry/camera/camera_models.h), differentiated with
 // forward-mode dual numbers, so there is one definition of the camera model for Ceres, the CPU
@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "core/host_device.h"
-#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/ba_types.h"
 #include "geometry/camera/camera_models.h"
 
 namespace proj::cuda {
@@ -118,7 +118,7 @@ PROJ_HOST_DEVICE inline bool ObservationCost(int model, const double* params, co
   return true;
 }
 
-// Residual and Jacobians (tangent parametrisation of ba_problem.h) of one observation, scaled
+// Residual and Jacobians (tangent parametrisation of ba_types.h) of one observation, scaled
 // by sqrt(rho'); `cost` gets 0.5 rho. Masks as in BaProblem. False when not in front.
 PROJ_HOST_DEVICE inline bool LinearizeObservation(int model, const double* params,
                                                   uint8_t camera_mask, const double* pose,

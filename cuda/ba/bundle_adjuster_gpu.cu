@@ -3,17 +3,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "core/check.h"
 #include "cuda/ba/ba_kernels.cuh"
-#include "cuda/ba/lm_solver.h"
 #include "cuda/cuda_check.cuh"
 #include "cuda/sift/device_buffer.cuh"
 
@@ -65,12 +62,12 @@ struct Buffers {
   PinnedBuffer<BaPcgState> pcg;   // two for the iterations in flight, one for the final state
 };
 
+// The steps on one loaded problem.
 class GpuBackend : public BaBackend {
  public:
-  GpuBackend(const BaSolverOptions& options, const BaProblem& problem, Buffers* buffers,
-             cudaStream_t stream, cudaEvent_t* pcg_events)
+  GpuBackend(const BaSolverOptions& options, const BaProblem& problem, const BaLayout& layout,
+             Buffers* buffers, cudaStream_t stream, cudaEvent_t* pcg_events)
       : options_(options), buffers_(*buffers), stream_(stream), pcg_events_(pcg_events) {
-    const BaLayout layout = MakeBaLayout(problem);
     const BaChunks chunks = MakeBaChunks(problem, layout);
     const int num_observations = problem.num_observations();
     d_.num_images = problem.num_images();
@@ -380,7 +377,14 @@ struct BundleAdjusterGpu::Impl {
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaEvent_t pcg_events[2] = {nullptr, nullptr};
   Buffers buffers;
+  BaSolverOptions options;              // of the loaded problem; the backend refers to it
+  std::unique_ptr<GpuBackend> backend;  // of the loaded problem
   float last_solve_ms = 0;
+
+  GpuBackend& Loaded() {
+    PROJ_CHECK(backend != nullptr, "BundleAdjusterGpu: no problem loaded");
+    return *backend;
+  }
 };
 
 BundleAdjusterGpu::BundleAdjusterGpu(int device) : impl_(std::make_unique<Impl>()) {
@@ -399,6 +403,7 @@ BundleAdjusterGpu::BundleAdjusterGpu(int device) : impl_(std::make_unique<Impl>(
 }
 
 BundleAdjusterGpu::~BundleAdjusterGpu() {
+  impl_->backend.reset();
   if (impl_->stream != nullptr) {
     // Unchecked: a destructor must not throw (it also runs after a GpuError).
     cudaStreamSynchronize(impl_->stream);
@@ -409,43 +414,41 @@ BundleAdjusterGpu::~BundleAdjusterGpu() {
   }
 }
 
-BaSolverSummary BundleAdjusterGpu::Solve(const BaSolverOptions& options, BaProblem* problem) {
-  PROJ_CHECK(problem != nullptr, "problem is null");
+void BundleAdjusterGpu::Load(const BaSolverOptions& options, const BaProblem& problem,
+                             const BaLayout& layout) {
   options.Check();
-  problem->Check();
-  const auto wall_start = std::chrono::steady_clock::now();
+  problem.Check();
+  PROJ_REQUIRE(layout.order.size() == static_cast<size_t>(problem.num_observations()) &&
+                   layout.image_offsets.size() == static_cast<size_t>(problem.num_images()) + 1 &&
+                   layout.point_offsets.size() == static_cast<size_t>(problem.num_points()) + 1,
+               "BundleAdjusterGpu::Load: the layout is not the problem's");
+  impl_->backend.reset();
+  impl_->options = options;
   PROJ_CUDA_CHECK(cudaSetDevice(impl_->device));
   PROJ_CUDA_CHECK(cudaEventRecord(impl_->start, impl_->stream));
-  GpuBackend backend(options, *problem, &impl_->buffers, impl_->stream, impl_->pcg_events);
-  BaSolverSummary summary = RunLevenbergMarquardt(options, &backend);
-  backend.DownloadParameters(problem);
+  impl_->backend = std::make_unique<GpuBackend>(impl_->options, problem, layout, &impl_->buffers,
+                                                impl_->stream, impl_->pcg_events);
+}
+
+bool BundleAdjusterGpu::Linearize(double* cost, double* gradient_max_norm) {
+  return impl_->Loaded().Linearize(cost, gradient_max_norm);
+}
+BaStep BundleAdjusterGpu::ComputeStep(double mu) { return impl_->Loaded().ComputeStep(mu); }
+bool BundleAdjusterGpu::EvaluateCandidate(double* cost) {
+  return impl_->Loaded().EvaluateCandidate(cost);
+}
+void BundleAdjusterGpu::AcceptCandidate() { impl_->Loaded().AcceptCandidate(); }
+double BundleAdjusterGpu::ParameterNorm() { return impl_->Loaded().ParameterNorm(); }
+
+void BundleAdjusterGpu::Download(BaProblem* problem) {
+  PROJ_CHECK(problem != nullptr, "problem is null");
+  impl_->Loaded().DownloadParameters(problem);
   PROJ_CUDA_CHECK(cudaEventRecord(impl_->stop, impl_->stream));
   PROJ_CUDA_CHECK(cudaEventSynchronize(impl_->stop));
   PROJ_CUDA_CHECK(cudaEventElapsedTime(&impl_->last_solve_ms, impl_->start, impl_->stop));
-  summary.time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return summary;
 }
 
 float BundleAdjusterGpu::last_solve_ms() const { return impl_->last_solve_ms; }
-
-BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem) {
-  static std::mutex mutex;
-  const std::lock_guard<std::mutex> lock(mutex);
-  // Made once and kept for the process, so later calls reuse its stream and grown buffers.
-  // Freed by an exit handler rather than a static destructor: registered after the CUDA
-  // runtime started (the constructor started it), the handler runs before the runtime's
-  // teardown, so the device memory is released while CUDA still can (compute-sanitizer's leak
-  // check counts memory left at exit).
-  static BundleAdjusterGpu* shared = nullptr;
-  if (shared == nullptr) {
-    shared = new BundleAdjusterGpu(0);
-    std::atexit([] {
-      delete shared;
-      shared = nullptr;
-    });
-  }
-  return shared->Solve(options, problem);
-}
+int BundleAdjusterGpu::device() const { return impl_->device; }
 
 }  // namespace proj::cuda

@@ -11,11 +11,14 @@ BundleAdjusterGpu::BundleAdjusterGpu(int /*device*/) {
   PROJ_REQUIRE(false, "the GPU bundle adjuster is unavailable: this program was built without CUDA");
 }
 BundleAdjusterGpu::~BundleAdjusterGpu() = default;
-BaSolverSummary BundleAdjusterGpu::Solve(const BaSolverOptions&, BaProblem*) { return {}; }
+void BundleAdjusterGpu::Load(const BaSolverOptions&, const BaProblem&, const BaLayout&) {}
+bool BundleAdjusterGpu::Linearize(double*, double*) { return false; }
+BaStep BundleAdjusterGpu::ComputeStep(double) { return {}; }
+bool BundleAdjusterGpu::EvaluateCandidate(double*) { return false; }
+void BundleAdjusterGpu::AcceptCandidate() {}
+double BundleAdjusterGpu::ParameterNorm() { return 0; }
+void BundleAdjusterGpu::Download(BaProblem*) {}
 float BundleAdjusterGpu::last_solve_ms() const { return 0; }
-
-BaSolverSummary SolveBaProblemGpu(const BaSolverOptions& options, BaProblem* problem) {
-  return BundleAdjusterGpu().Solve(options, problem);
-}
+int BundleAdjusterGpu::device() const { return 0; }
 
 }  // namespace proj::cuda

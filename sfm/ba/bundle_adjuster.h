@@ -2,7 +2,9 @@
 // intrinsics by minimising robustified reprojection errors (Triggs et al., "Bundle Adjustment
 // - A Modern Synthesis", 1999), solved with Ceres' Levenberg-Marquardt and a Schur-complement
 // linear solver, or with our own LM + Schur + PCG solver on the CPU or GPU (options.solver).
-// Ceres is a private dependency: nothing of it appears here.
+// Ceres is a private dependency: nothing of it appears here. The solvers live in
+// sfm/ba/ceres_backend.h, schur_pcg_cpu.h and schur_pcg_gpu.h (on a problem packed by
+// lm_pcg_packing.h); this file chooses one.
 //
 // Which parameters move is stated explicitly by a BundleAdjustmentConfig; ConfigForGlobal and
 // ConfigForLocal build the two usual ones.
@@ -12,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/ba_types.h"
 #include "sfm/scene/position_prior.h"
 #include "sfm/scene/scene.h"
 
@@ -47,7 +49,7 @@ struct BundleAdjustmentOptions {
   bool update_point_errors = true;
 
   // Which solver runs. kCeres: Ceres' LM (the reference). kCpu / kGpu: our LM with Schur
-  // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, cuda/ba/bundle_adjuster_gpu.h),
+  // complement and block-Jacobi PCG (sfm/ba/schur_pcg_cpu.h, sfm/ba/schur_pcg_gpu.h),
   // with the same residuals and priors as the Ceres path; both sum in a fixed order, so a
   // problem solved twice gives the same bits. kGpu runs on the CPU solver when no CUDA device
   // is usable (with a warning) or after a GPU failure. kAuto: kGpu when a device is usable and

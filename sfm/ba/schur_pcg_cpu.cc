@@ -15,7 +15,8 @@
 #include "cuda/ba/ba_block_math.h"
 #include "cuda/ba/ba_prior.h"
 #include "cuda/ba/ba_residual.h"
-#include "cuda/ba/lm_solver.h"
+#include "sfm/ba/ba_problem.h"
+#include "sfm/ba/lm_solver.h"
 
 namespace proj {
 namespace {
@@ -47,7 +48,7 @@ class CpuBackend : public cuda::BaBackend {
   CpuBackend(const BaSolverOptions& options, BaProblem* problem)
       : options_(options),
         problem_(*problem),
-        layout_(cuda::MakeBaLayout(*problem)),
+        layout_(MakeBaLayout(*problem)),
         threads_(ResolveNumThreads(options.num_threads)),
         num_images_(problem->num_images()),
         num_cameras_(problem->num_cameras()),
@@ -277,7 +278,7 @@ class CpuBackend : public cuda::BaBackend {
     });
     if (std::find(image_valid.begin(), image_valid.end(), 0) != image_valid.end()) return false;
     *cost = std::accumulate(image_cost.begin(), image_cost.end(), 0.0) +
-            cuda::PriorCost(problem_, candidate_poses_.data(), candidate_params_.data());
+            PriorCost(problem_, candidate_poses_.data(), candidate_params_.data());
     return true;
   }
 
@@ -659,7 +660,7 @@ cuda::BaSolverSummary SolveBaProblemCpu(const BaSolverOptions& options, BaProble
   problem->Check();
   const Timer timer;
   CpuBackend backend(options, problem);
-  cuda::BaSolverSummary summary = cuda::RunLevenbergMarquardt(options, &backend);
+  cuda::BaSolverSummary summary = RunLevenbergMarquardt(options, &backend);
   summary.time_s = timer.ElapsedSeconds();
   return summary;
 }

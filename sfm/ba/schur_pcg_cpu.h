@@ -1,5 +1,5 @@
 // Our Levenberg-Marquardt bundle adjuster on the CPU: the same algorithm as the GPU solver
-// (cuda/ba/bundle_adjuster_gpu.h), on the same plain-array problem (cuda/ba/ba_problem.h), so
+// (cuda/ba/bundle_adjuster_gpu.h), on the same plain-array problem (cuda/ba/ba_types.h), so
 // the GPU path is checked against it and the solver runs without a GPU.
 //
 // Each LM step eliminates the points (3x3 blocks, inverted per point) and solves the reduced
@@ -12,7 +12,7 @@
 // for the shared intrinsics, so the same for any thread count) and solved by dense Cholesky.
 #pragma once
 
-#include "cuda/ba/ba_problem.h"
+#include "cuda/ba/ba_types.h"
 
 namespace proj {
 

@@ -9,8 +9,10 @@
 
 #include "cuda/ba/bundle_adjuster_gpu.h"
 #include "cuda/device.h"
+#include "sfm/ba/ba_problem.h"
 #include "sfm/ba/bundle_adjuster.h"
 #include "sfm/ba/schur_pcg_cpu.h"
+#include "sfm/ba/schur_pcg_gpu.h"
 #include "tests/sfm/ba/ba_test_scenes.h"
 #include "tests/sfm/ba/bal_problem.h"
 #include "tests/support/test_data.h"
@@ -33,7 +35,7 @@ void ExpectGpuMatchesCpu(const Scene& scene, BundleAdjustmentOptions options,
   cuda::BaProblem cpu = problem, gpu = problem;
   const cuda::BaSolverSummary cpu_summary = SolveBaProblemCpu(solver_options, &cpu);
   cuda::BundleAdjusterGpu adjuster;
-  const cuda::BaSolverSummary gpu_summary = adjuster.Solve(solver_options, &gpu);
+  const cuda::BaSolverSummary gpu_summary = SolveBaProblemGpu(solver_options, &gpu, &adjuster);
   std::cout << "cpu: " << cpu_summary.initial_cost << " -> " << cpu_summary.final_cost << " ("
             << cpu_summary.num_iterations << " iterations, " << cpu_summary.num_pcg_iterations
             << " PCG, " << cpu_summary.time_s << " s); gpu: " << gpu_summary.final_cost << " ("
@@ -43,7 +45,7 @@ void ExpectGpuMatchesCpu(const Scene& scene, BundleAdjustmentOptions options,
   EXPECT_NEAR(gpu_summary.initial_cost, cpu_summary.initial_cost, 1e-10 * cpu_summary.initial_cost);
   EXPECT_NEAR(gpu_summary.final_cost, cpu_summary.final_cost, tolerance * cpu_summary.final_cost);
   double cost = 0;
-  ASSERT_TRUE(cuda::EvaluateBaCost(gpu, solver_options.loss, solver_options.loss_scale_px, &cost));
+  ASSERT_TRUE(EvaluateBaCost(gpu, solver_options.loss, solver_options.loss_scale_px, &cost));
   EXPECT_NEAR(cost, gpu_summary.final_cost, 1e-9 * cost);
   // Constant parameters stay exactly where they were.
   for (int i = 0; i < problem.num_images(); ++i) {
@@ -164,7 +166,7 @@ void ExpectSameSolve(const cuda::BaProblem& problem, const cuda::BaSolverOptions
                      const cuda::BaProblem& reference, const cuda::BaSolverSummary& summary,
                      cuda::BundleAdjusterGpu* adjuster) {
   cuda::BaProblem again = problem;
-  const cuda::BaSolverSummary again_summary = adjuster->Solve(options, &again);
+  const cuda::BaSolverSummary again_summary = SolveBaProblemGpu(options, &again, adjuster);
   EXPECT_TRUE(SameBytes(again.poses, reference.poses));
   EXPECT_TRUE(SameBytes(again.camera_params, reference.camera_params));
   EXPECT_TRUE(SameBytes(again.points, reference.points));
@@ -192,7 +194,7 @@ TEST(BundleAdjusterGpu, RepeatedSolvesAreBitIdentical) {
 
   cuda::BundleAdjusterGpu adjuster;
   cuda::BaProblem reference = problem;
-  const cuda::BaSolverSummary summary = adjuster.Solve(solver_options, &reference);
+  const cuda::BaSolverSummary summary = SolveBaProblemGpu(solver_options, &reference, &adjuster);
   ASSERT_TRUE(summary.success) << summary.message;
   EXPECT_GT(summary.num_pcg_iterations, summary.num_iterations);
   ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
@@ -201,11 +203,34 @@ TEST(BundleAdjusterGpu, RepeatedSolvesAreBitIdentical) {
   cuda::BaSolverOptions other_options;
   cuda::BaProblem other_problem =
       MakeBaProblem(options, ConfigForGlobal(other), other, &other_options);
-  adjuster.Solve(other_options, &other_problem);
+  SolveBaProblemGpu(other_options, &other_problem, &adjuster);
   ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
 
   cuda::BundleAdjusterGpu fresh;
   ExpectSameSolve(problem, solver_options, reference, summary, &fresh);
+}
+
+// The process's solver of each device (made on its first solve, then reused) gives the bytes
+// of an instance of the test's own.
+TEST(BundleAdjusterGpu, EachDevicesSharedSolverMatchesAnOwnInstance) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 5);
+  cuda::BaSolverOptions solver_options;
+  const cuda::BaProblem problem =
+      MakeBaProblem(BundleAdjustmentOptions{}, ConfigForGlobal(scene), scene, &solver_options);
+  cuda::BundleAdjusterGpu own;
+  cuda::BaProblem reference = problem;
+  const cuda::BaSolverSummary summary = SolveBaProblemGpu(solver_options, &reference, &own);
+  ASSERT_TRUE(summary.success) << summary.message;
+  for (int device = 0; device < cuda::DeviceCount(); ++device) {
+    for (int solve = 0; solve < 2; ++solve) {
+      cuda::BaProblem solved = problem;
+      const cuda::BaSolverSummary again = SolveBaProblemGpu(solver_options, &solved, device);
+      EXPECT_TRUE(SameBytes(solved.poses, reference.poses)) << "device " << device;
+      EXPECT_TRUE(SameBytes(solved.points, reference.points)) << "device " << device;
+      EXPECT_EQ(again.num_iterations, summary.num_iterations) << "device " << device;
+    }
+  }
 }
 
 TEST_F(BalLadybug49, RepeatedGpuSolvesAreBitIdentical) {
@@ -213,7 +238,7 @@ TEST_F(BalLadybug49, RepeatedGpuSolvesAreBitIdentical) {
   const cuda::BaProblem problem = MakeBaProblem(options_, ConfigForGlobal(*scene_), *scene_, &solver_options);
   cuda::BundleAdjusterGpu adjuster;
   cuda::BaProblem reference = problem;
-  const cuda::BaSolverSummary summary = adjuster.Solve(solver_options, &reference);
+  const cuda::BaSolverSummary summary = SolveBaProblemGpu(solver_options, &reference, &adjuster);
   ASSERT_TRUE(summary.success) << summary.message;
   ExpectSameSolve(problem, solver_options, reference, summary, &adjuster);
 }

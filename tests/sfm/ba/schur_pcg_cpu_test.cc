@@ -14,6 +14,7 @@
 #include "cuda/ba/ba_prior.h"
 #include "cuda/ba/ba_residual.h"
 #include "geometry/camera/camera.h"
+#include "sfm/ba/ba_problem.h"
 #include "sfm/ba/bundle_adjuster.h"
 #include "sfm/ba/reprojection_cost.h"
 #include "tests/sfm/ba/ba_test_scenes.h"
@@ -442,7 +443,7 @@ TEST(BaChunks, TileEachImageAndListEachCamerasChunksInOrder) {
   const Scene scene = testing::MakeNoisySyntheticScene(scene_options, 0.5, 14);
   const cuda::BaProblem problem =
       MakeBaProblem(BundleAdjustmentOptions{}, ConfigForGlobal(scene), scene, nullptr);
-  const cuda::BaLayout layout = cuda::MakeBaLayout(problem);
+  const cuda::BaLayout layout = MakeBaLayout(problem);
   const cuda::BaChunks chunks = cuda::MakeBaChunks(problem, layout);
   const int num_images = problem.num_images(), num_chunks = chunks.num_chunks();
   ASSERT_EQ(chunks.starts.front(), 0);

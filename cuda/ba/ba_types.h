@@ -1,6 +1,8 @@
 // A bundle adjustment problem in plain arrays, and the options and summary of our own
 // Levenberg-Marquardt solver, shared by its CPU (sfm/ba/schur_pcg_cpu.h) and GPU
-// (cuda/ba/bundle_adjuster_gpu.h) implementations. Host-only header.
+// (cuda/ba/bundle_adjuster_gpu.h) implementations. Plain data only, so the CUDA side takes it
+// without depending on sfm/; the host algorithms on it live in sfm/ba/ba_problem.h.
+// Host-only header.
 //
 // Residual of observation o (image i, point p, camera c of image i), in pixels:
 //   ProjectPoint<Model_c>(camera_params_c, R_i * X_p + t_i) - observed_o
@@ -113,14 +115,14 @@ struct BaSolverSummary {
 };
 
 // The problem's observations regrouped for the solvers: observations in image order (stable)
-// and, for each point, the positions in that order of its observations (CSR).
+// and, for each point, the positions in that order of its observations (CSR). Made by
+// MakeBaLayout (sfm/ba/ba_problem.h).
 struct BaLayout {
   std::vector<int> order;              // observation index, sorted by image
   std::vector<int> point_offsets;      // num_points + 1
   std::vector<int> point_positions;    // positions in `order`, grouped by point
   std::vector<int> image_offsets;      // num_images + 1 (positions in `order`)
 };
-BaLayout MakeBaLayout(const BaProblem& problem);
 
 // The GPU solver's reduction layout (cuda/ba/ba_kernels.cuh): the positions of BaLayout::order
 // cut into chunks of at most kBaChunkSize positions of one image, and for each image and each
@@ -133,14 +135,5 @@ struct BaChunks {
   int num_chunks() const { return static_cast<int>(starts.size()) - 1; }
 };
 BaChunks MakeBaChunks(const BaProblem& problem, const BaLayout& layout);
-
-// Sum of the problem's prior terms (0.5 |residual|^2 each) at the given poses and camera
-// parameters (laid out as problem.poses and problem.camera_params). Host code.
-double PriorCost(const BaProblem& problem, const double* poses, const double* camera_params);
-
-// Cost of the problem at its current parameters with the options' loss, prior terms included;
-// false (cost untouched) when a point is not in front of an observing camera. Host code, for
-// tests and summaries.
-bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px, double* cost);
 
 }  // namespace proj::cuda

@@ -1,4 +1,4 @@
-#include "cuda/ba/lm_solver.h"
+#include "sfm/ba/lm_solver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,12 @@
 #include "core/check.h"
 #include "core/logging.h"
 
-namespace proj::cuda {
+namespace proj {
 
-BaSolverSummary RunLevenbergMarquardt(const BaSolverOptions& options, BaBackend* backend) {
+cuda::BaSolverSummary RunLevenbergMarquardt(const cuda::BaSolverOptions& options,
+                                            cuda::BaBackend* backend) {
   options.Check();
-  BaSolverSummary summary;
+  cuda::BaSolverSummary summary;
   double cost = 0, gradient_max_norm = 0;
   if (!backend->Linearize(&cost, &gradient_max_norm)) {
     summary.message = "a point is behind an observing camera at the start";
@@ -29,7 +30,7 @@ BaSolverSummary RunLevenbergMarquardt(const BaSolverOptions& options, BaBackend*
   summary.message = "maximum number of iterations reached";
   while (summary.num_iterations < options.max_iterations) {
     ++summary.num_iterations;
-    const BaStep step = backend->ComputeStep(1 / radius);
+    const cuda::BaStep step = backend->ComputeStep(1 / radius);
     summary.num_pcg_iterations += step.pcg_iterations;
     double candidate_cost = 0;
     bool successful = false;
@@ -81,4 +82,4 @@ BaSolverSummary RunLevenbergMarquardt(const BaSolverOptions& options, BaBackend*
   return summary;
 }
 
-}  // namespace proj::cuda
+}  // namespace proj

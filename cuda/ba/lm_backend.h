@@ -1,12 +1,8 @@
-// The Levenberg-Marquardt loop of our bundle adjuster, shared by the CPU and GPU
-// implementations: each provides a BaBackend (linearisation, Schur-complement step by
-// preconditioned conjugate gradients, candidate evaluation) and this loop drives it with the
-// trust-region rules of Ceres' LEVENBERG_MARQUARDT strategy (radius update of Nielsen 1999,
-// step accepted when actual / predicted decrease > 1e-3), so both stop where Ceres would.
-// Host-only header.
+// The numerical steps of our Levenberg-Marquardt solver, as the LM loop
+// (sfm/ba/lm_solver.h) drives them; implemented on the CPU (sfm/ba/schur_pcg_cpu.cc) and on
+// the GPU (cuda/ba/bundle_adjuster_gpu.h). An interface of plain values only, so the GPU
+// implementation needs nothing from sfm/. Host-only header.
 #pragma once
-
-#include "cuda/ba/ba_problem.h"
 
 namespace proj::cuda {
 
@@ -32,9 +28,5 @@ class BaBackend {
   virtual void AcceptCandidate() = 0;
   virtual double ParameterNorm() = 0;  // Euclidean norm of all stored parameter values
 };
-
-// Runs LM until a tolerance or max_iterations is reached; leaves the backend at the best
-// (last accepted) parameters. Fills all of the summary but time_s.
-BaSolverSummary RunLevenbergMarquardt(const BaSolverOptions& options, BaBackend* backend);
 
 }  // namespace proj::cuda
