@@ -310,7 +310,7 @@ BundleAdjustmentOptions IncrementalMapper::BaOptions(int max_iterations) const {
 void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
-  ba.solver = options_.local_ba_gpu ? BundleAdjustmentOptions::Solver::kAuto : options_.local_ba_solver;
+  ba.solver = options_.local_ba_solver;
   BundleAdjustmentConfig config;
   BundleAdjustmentSummary report;
   {
@@ -365,7 +365,7 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   BundleAdjustmentOptions ba = BaOptions(max_iterations);
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
-  ba.solver = options_.global_ba_gpu ? BundleAdjustmentOptions::Solver::kAuto : options_.global_ba_solver;
+  ba.solver = options_.global_ba_solver;
   BundleAdjustmentSummary report;
   {
     const AddElapsed timing(&summary_.times.global_ba, &summary_.cpu_times.global_ba);

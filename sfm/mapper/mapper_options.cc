@@ -25,9 +25,9 @@ void IncrementalMapperOptions::Check() const {
   priors.Check();
   using Solver = BundleAdjustmentOptions::Solver;
   for (const Solver solver : {global_ba_solver, local_ba_solver}) {
-    PROJ_REQUIRE(solver == Solver::kCeres || solver == Solver::kCpu,
-                 "mapper global_ba_solver and local_ba_solver must be kCeres or kCpu (the GPU is "
-                 "chosen by global_ba_gpu and local_ba_gpu)");
+    PROJ_REQUIRE(solver == Solver::kCeres || solver == Solver::kCpu || solver == Solver::kAuto,
+                 "mapper global_ba_solver and local_ba_solver must be kCeres, kCpu or kAuto (the GPU "
+                 "for adjustments large enough for it)");
   }
 }
 

@@ -61,15 +61,12 @@ struct IncrementalMapperOptions {
   // kAuto: final rounds run again (until stable, at most this many), from the finished model,
   // with the principal points refined.
   int principal_point_max_rounds = 3;
-  // With global_ba_gpu / local_ba_gpu, those adjustments run with solver kAuto: on our GPU
-  // LM-PCG solver when a CUDA device is usable (and the adjustment has at least
-  // BundleAdjustmentOptions::gpu_min_observations observations), on our CPU solver otherwise.
-  // The pipeline turns them on when its device is a GPU (--ba-solver, reconstruction_pipeline.h).
-  bool global_ba_gpu = false;
-  bool local_ba_gpu = false;
-  // Solver of the adjustments that do not run on the GPU (kCeres or kCpu; kCpu is our LM with
-  // implicit Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count, with
-  // the prior terms of Ceres' path). On fountain-P11's final adjustment it reaches Ceres' cost
+  // Solver of the global and of the local adjustments: kCeres, kCpu (our LM with implicit
+  // Schur and PCG, sfm/ba/schur_pcg_cpu.h, deterministic for any thread count, with the prior
+  // terms of Ceres' path), or kAuto: our GPU LM-PCG solver when a CUDA device is usable and
+  // the adjustment has at least BundleAdjustmentOptions::gpu_min_observations observations,
+  // our CPU solver otherwise. The run sets kAuto when its device is a GPU (--ba-solver,
+  // sfm/stages/reconstruction_options.h). On fountain-P11's final adjustment it reaches Ceres' cost
   // (relative difference 2e-9) in less than half the time (bench/ba_bench --model);
   // the local adjustments of a 60-image ring (~65,000 observations, 2 LM iterations each) take
   // half the CPU time of Ceres' and give the same model (bench/RESULTS-mapping.md).

@@ -51,12 +51,12 @@ ReconstructionOptions ReconstructionOptions::Resolve() const {
   // Bundle adjustment: the mapper's adjustments run on the GPU (its solver kAuto) when asked,
   // else on its CPU solvers.
   const bool device_is_gpu = device == ComputeDevice::kGpu;
-  resolved.mapper.global_ba_gpu = resolved.mapper.local_ba_gpu =
-      ba_solver == BaSolverChoice::kGpu || (ba_solver == BaSolverChoice::kAuto && device_is_gpu);
-  if (ba_solver == BaSolverChoice::kCeres || ba_solver == BaSolverChoice::kCpu) {
+  using Solver = BundleAdjustmentOptions::Solver;
+  if (ba_solver == BaSolverChoice::kGpu || (ba_solver == BaSolverChoice::kAuto && device_is_gpu)) {
+    resolved.mapper.global_ba_solver = resolved.mapper.local_ba_solver = Solver::kAuto;
+  } else if (ba_solver == BaSolverChoice::kCeres || ba_solver == BaSolverChoice::kCpu) {
     resolved.mapper.global_ba_solver = resolved.mapper.local_ba_solver =
-        ba_solver == BaSolverChoice::kCeres ? BundleAdjustmentOptions::Solver::kCeres
-                                            : BundleAdjustmentOptions::Solver::kCpu;
+        ba_solver == BaSolverChoice::kCeres ? Solver::kCeres : Solver::kCpu;
   }
   resolved.loop_closure.retrieval.seed = run.seed;
   resolved.loop_closure.retrieval.num_threads = run.num_threads;
