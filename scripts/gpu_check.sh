@@ -5,8 +5,9 @@
 #   scripts/gpu_check.sh make BUNDLE   here: builds the GPU test binaries, the integration test
 #                                      and sfm, and packs them (../shared/tools/device-bundle.sh,
 #                                      executables xz-packed, ~35 MB) with the few dataset files
-#                                      the GPU tests read (two fountain-P11 photos, the BAL
-#                                      problem). BUNDLE must be ignored by git (.device*/ is).
+#                                      the GPU tests read (~24 MB: six fountain-P11 photos, a
+#                                      drone photo, the BAL problem). BUNDLE must be ignored by
+#                                      git (.device*/ is).
 #   scripts/gpu_check.sh run BUNDLE [tests|sanitize|all]
 #                                      there: "tests" runs every test of the GPU test binaries
 #                                      and the integration tests that use the GPU; "sanitize"
@@ -31,9 +32,13 @@ if [ "$mode" = make ]; then
   executables=()
   for name in "${gpu_tests[@]}" integration_test sfm; do executables+=("build/bin/$name"); done
   pack_bundle "$bundle" "${executables[@]}"
-  mkdir -p "$bundle/datasets/bal" "$bundle/datasets/strecha/fountain-P11/images"
+  # The files the GPU tests read (six fountain photos, one drone photo, the BAL problem): with
+  # fewer, the SIFT and matching comparisons on real photos skip.
+  mkdir -p "$bundle/datasets/bal" "$bundle/datasets/strecha/fountain-P11/images" \
+           "$bundle/datasets/drone/brighton_beach/images"
   cp ../shared/datasets/bal/problem-49-7776-pre.txt "$bundle/datasets/bal/"
-  cp ../shared/datasets/strecha/fountain-P11/images/000[01].jpg "$bundle/datasets/strecha/fountain-P11/images/"
+  cp ../shared/datasets/strecha/fountain-P11/images/000[0-5].jpg "$bundle/datasets/strecha/fountain-P11/images/"
+  cp ../shared/datasets/drone/brighton_beach/images/DJI_0018.JPG "$bundle/datasets/drone/brighton_beach/images/"
   echo "$bundle: $(du -sh "$bundle" | cut -f1)"
   exit 0
 fi

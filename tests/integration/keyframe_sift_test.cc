@@ -13,6 +13,7 @@
 #include "sfm/pipeline/reconstruction_pipeline.h"
 #include "sfm/scene/evaluation.h"
 #include "sfm/stages/keyframe_sift_stage.h"
+#include "sfm/stages/sequence_stage.h"
 #include "tests/support/test_data.h"
 
 namespace proj {

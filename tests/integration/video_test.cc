@@ -8,7 +8,7 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_scene.h"
-#include "sfm/outputs/output_writer.h"
+#include "sfm/outputs/report_json.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
 #include "sfm/scene/evaluation.h"
 #include "sfm/stages/input_stage.h"
