@@ -12,26 +12,18 @@
 #include "features/trilateral/trilateral_filter.h"
 #include "features/trilateral/trilateral_filter_image.h"
 #include "features/trilateral/trilateral_level_smoother.h"
+#include "tests/support/rgb_image.h"
 
 namespace proj {
 namespace {
 
 Image RgbTestImage(int width, int height) {
-  Image image;
-  image.width = width;
-  image.height = height;
-  image.channels = 3;
-  image.data.resize(static_cast<size_t>(width) * height * 3);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      uint8_t* p = &image.data[(static_cast<size_t>(y) * width + x) * 3];
-      const bool inside = x > width / 3 && x < 2 * width / 3 && y > height / 4;
-      p[0] = static_cast<uint8_t>(inside ? 200 : 40 + x % 7);
-      p[1] = static_cast<uint8_t>(inside ? 180 : 60 + (x * y) % 5);
-      p[2] = static_cast<uint8_t>(inside ? 90 : 30 + y % 3);
-    }
-  }
-  return image;
+  return testing::MakeRgbImage(width, height, [&](int x, int y, uint8_t* p) {
+    const bool inside = x > width / 3 && x < 2 * width / 3 && y > height / 4;
+    p[0] = static_cast<uint8_t>(inside ? 200 : 40 + x % 7);
+    p[1] = static_cast<uint8_t>(inside ? 180 : 60 + (x * y) % 5);
+    p[2] = static_cast<uint8_t>(inside ? 90 : 30 + y % 3);
+  });
 }
 
 Plane PlaneFrom(const GrayImage& image) {

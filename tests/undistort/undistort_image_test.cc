@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sfm/undistort/undistorted_camera.h"
+#include "tests/support/rgb_image.h"
 
 namespace proj {
 namespace {
@@ -28,21 +29,12 @@ Image RampImage(int width, int height) {
 }
 
 Image CheckerImage(int width, int height, int square_px) {
-  Image image;
-  image.width = width;
-  image.height = height;
-  image.channels = 3;
-  image.data.resize(static_cast<size_t>(width) * height * 3);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const bool white = ((x / square_px) + (y / square_px)) % 2 == 0;
-      uint8_t* p = &image.data[(static_cast<size_t>(y) * width + x) * 3];
-      p[0] = white ? 250 : 10;
-      p[1] = static_cast<uint8_t>(x % 256);
-      p[2] = static_cast<uint8_t>(y % 256);
-    }
-  }
-  return image;
+  return testing::MakeRgbImage(width, height, [&](int x, int y, uint8_t* p) {
+    const bool white = ((x / square_px) + (y / square_px)) % 2 == 0;
+    p[0] = white ? 250 : 10;
+    p[1] = static_cast<uint8_t>(x % 256);
+    p[2] = static_cast<uint8_t>(y % 256);
+  });
 }
 
 TEST(UndistortImage, RampReadsWhereThePixelMapPoints) {
