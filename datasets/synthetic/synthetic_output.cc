@@ -42,6 +42,7 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
   const std::string images_dir = (fs::path(out_dir) / "images").string();
   EnsureWritableDirectory(out_dir);
   EnsureWritableDirectory(images_dir);
+  EnsureWritableDirectory((fs::path(out_dir) / "depth").string());
   EnsureWritableDirectory((fs::path(out_dir) / "gt_dense_cameras").string());
   std::set<std::string> names;
   for (int i = 0; i < num_images; ++i) names.insert(SyntheticImageName(i));
@@ -54,18 +55,21 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
 }
 
 void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
-                         const std::function<Image(int)>& render, int jpeg_quality,
+                         const std::function<Image(int)>& render,
+                         const std::function<FloatRaster(int)>& render_depth, int jpeg_quality,
                          const std::string& out_dir) {
   namespace fs = std::filesystem;
   PROJ_REQUIRE(!cameras.empty(), "synthetic scene without views");
   const std::string images_dir = (fs::path(out_dir) / "images").string();
   const std::string cameras_dir = (fs::path(out_dir) / "gt_dense_cameras").string();
+  const std::string depth_dir = (fs::path(out_dir) / "depth").string();
   PrepareSyntheticOutput(out_dir, static_cast<int>(cameras.size()));
 
   Timer render_timer;
   for (size_t i = 0; i < cameras.size(); ++i) {
     const std::string name = SyntheticImageName(static_cast<int>(i));
     WriteJpeg((fs::path(images_dir) / name).string(), render(static_cast<int>(i)), jpeg_quality);
+    WriteFloatRasterFile((fs::path(depth_dir) / (name + ".bin")).string(), render_depth(static_cast<int>(i)));
     WriteStrechaCamera((fs::path(cameras_dir) / (name + ".camera")).string(), cameras[i]);
   }
   const Eigen::Matrix3d& K = cameras.front().K;

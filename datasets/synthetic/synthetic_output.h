@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/float_raster_file.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
 
@@ -14,13 +15,16 @@ namespace proj {
 // Image name of view `index`: four digits + ".jpg", as in the Strecha datasets.
 std::string SyntheticImageName(int index);
 
-// Creates out_dir with its images/ and gt_dense_cameras/ folders; throws InputError when they
+// Creates out_dir with its images/, depth/ and gt_dense_cameras/ folders; throws InputError when they
 // cannot be written or images/ holds an image other than the first `num_images` names of
 // SyntheticImageName, so stale views never mix with new ones.
 void PrepareSyntheticOutput(const std::string& out_dir, int num_images);
 
-// Renders view i with render(i) and writes, in the layout of the Strecha datasets:
+// Renders view i with render(i) and its true depth with render_depth(i) and writes, in the
+// layout of the Strecha datasets:
 //   out_dir/images/NNNN.jpg                    the images (JPEG, jpeg_quality)
+//   out_dir/depth/NNNN.jpg.bin                 true depth per pixel, 0 for the sky, in
+//                                              COLMAP's depth map format (float_raster_file.h)
 //   out_dir/images/K.txt                       the first camera's intrinsic matrix
 //   out_dir/gt_dense_cameras/NNNN.jpg.camera   ground truth (io/strecha_camera.h)
 //   out_dir/gt_cameras.ply                     camera frusta, for viewing
@@ -28,7 +32,8 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images);
 // out_dir/images already holds images this scene would not overwrite (e.g. a longer
 // earlier scene), so stale views never mix with new ones.
 void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
-                         const std::function<Image(int)>& render, int jpeg_quality,
+                         const std::function<Image(int)>& render,
+                         const std::function<FloatRaster(int)>& render_depth, int jpeg_quality,
                          const std::string& out_dir);
 
 }  // namespace proj

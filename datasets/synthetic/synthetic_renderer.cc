@@ -34,6 +34,11 @@ struct ViewRays {
     ray.direction = u * m.col(0) + v * m.col(1) + m.col(2);
     return ray;
   }
+
+  // Camera-frame z of the point at parameter t on the ray At(u, v).
+  double Depth(double t, double u, double v) const {
+    return t * (u * depth_row.x() + v * depth_row.y() + depth_row.z());
+  }
 };
 
 // `surface` (optional) receives the surface hit, -1 for the sky.
@@ -46,7 +51,7 @@ std::array<float, 3> ShadeRay(const SyntheticWorld& world, const ViewRays& view,
   if (!found) return world.SkyColor();
   // Footprint of one sample on the surface: (depth / f) * spacing across the ray,
   // stretched by 1 / cos(incidence) along it; the geometric mean of the two is used.
-  const double depth = hit.t * (u * view.depth_row.x() + v * view.depth_row.y() + view.depth_row.z());
+  const double depth = view.Depth(hit.t, u, v);
   const Eigen::Vector3d& normal = world.surfaces()[hit.surface].normal;
   const double cosine = std::abs(normal.dot(ray.direction)) / ray.direction.norm();
   const double footprint = depth * sample_spacing_px / view.mean_focal / std::sqrt(std::max(cosine, 0.05));
@@ -73,6 +78,32 @@ ScreenBounds BoxBounds(const Box& box, const StrechaCamera& camera) {
   return {bounds.x0 - 1, bounds.y0 - 1, bounds.x1 + 1, bounds.y1 + 1};
 }
 
+// The boxes a ray through a pixel may hit: those whose screen bounds overlap the pixel's row,
+// then its column (the renderer and the depth pass test only these).
+class BoxCulling {
+ public:
+  BoxCulling(const SyntheticWorld& world, const StrechaCamera& camera) {
+    for (const Box& box : world.boxes()) bounds_.push_back(BoxBounds(box, camera));
+  }
+  // Boxes whose image overlaps pixel row y.
+  void Row(int y, std::vector<int>* out) const {
+    out->clear();
+    for (size_t b = 0; b < bounds_.size(); ++b) {
+      if (bounds_[b].y0 <= y + 1 && bounds_[b].y1 >= y) out->push_back(static_cast<int>(b));
+    }
+  }
+  // Those of `row` that also overlap column x.
+  void Pixel(const std::vector<int>& row, int x, std::vector<int>* out) const {
+    out->clear();
+    for (int b : row) {
+      if (bounds_[b].x0 <= x + 1 && bounds_[b].x1 >= x) out->push_back(b);
+    }
+  }
+
+ private:
+  std::vector<ScreenBounds> bounds_;
+};
+
 }  // namespace
 
 Ray PixelRay(const StrechaCamera& camera, double u, double v) { return ViewRays(camera).At(u, v); }
@@ -87,31 +118,17 @@ Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int s
   PROJ_REQUIRE(camera.width > 0 && camera.height > 0, "synthetic render: bad image size");
   PROJ_REQUIRE(supersampling >= 1 && supersampling <= 8, "synthetic render: supersampling must be in [1, 8]");
   const ViewRays view(camera);
-  std::vector<ScreenBounds> bounds;
-  for (const Box& box : world.boxes()) bounds.push_back(BoxBounds(box, camera));
+  const BoxCulling culling(world, camera);
   const int width = camera.width, height = camera.height;
-  // Boxes whose image overlaps pixel row y, then those that also overlap column x.
-  const auto row_boxes = [&](int y, std::vector<int>* out) {
-    out->clear();
-    for (size_t b = 0; b < bounds.size(); ++b) {
-      if (bounds[b].y0 <= y + 1 && bounds[b].y1 >= y) out->push_back(static_cast<int>(b));
-    }
-  };
-  const auto pixel_boxes = [&](const std::vector<int>& row, int x, std::vector<int>* out) {
-    out->clear();
-    for (int b : row) {
-      if (bounds[b].x0 <= x + 1 && bounds[b].x1 >= x) out->push_back(b);
-    }
-  };
 
   // Pass 1: one ray through each pixel centre, textures filtered over one pixel.
   std::vector<float> rgb(static_cast<size_t>(width) * height * 3);
   std::vector<int> surface(static_cast<size_t>(width) * height);
   ParallelFor(0, height, num_threads, [&](int y, int /*worker*/) {
     std::vector<int> row, boxes;
-    row_boxes(y, &row);
+    culling.Row(y, &row);
     for (int x = 0; x < width; ++x) {
-      pixel_boxes(row, x, &boxes);
+      culling.Pixel(row, x, &boxes);
       const size_t index = static_cast<size_t>(y) * width + x;
       const auto color = ShadeRay(world, view, x + 0.5, y + 0.5, 1.0, boxes.data(),
                                   static_cast<int>(boxes.size()), &surface[index]);
@@ -129,7 +146,7 @@ Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int s
   const int s = supersampling;
   ParallelFor(0, height, num_threads, [&](int y, int /*worker*/) {
     std::vector<int> row, boxes;
-    row_boxes(y, &row);
+    culling.Row(y, &row);
     for (int x = 0; x < width; ++x) {
       const size_t index = static_cast<size_t>(y) * width + x;
       const int id = surface[index];
@@ -139,7 +156,7 @@ Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int s
                                   (y + 1 < height && surface[index + width] != id));
       float color[3] = {rgb[3 * index], rgb[3 * index + 1], rgb[3 * index + 2]};
       if (edge) {
-        pixel_boxes(row, x, &boxes);
+        culling.Pixel(row, x, &boxes);
         color[0] = color[1] = color[2] = 0;
         for (int sy = 0; sy < s; ++sy) {
           for (int sx = 0; sx < s; ++sx) {
@@ -155,6 +172,34 @@ Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int s
     }
   });
   return image;
+}
+
+FloatRaster RenderDepth(const SyntheticWorld& world, const StrechaCamera& camera, int num_threads,
+                        const ImagePlanePoint& image_plane) {
+  PROJ_REQUIRE(camera.width > 0 && camera.height > 0, "synthetic depth: bad image size");
+  const ViewRays view(camera);
+  const BoxCulling culling(world, camera);  // valid for the pinhole rays only
+  FloatRaster depth(camera.width, camera.height, 1);
+  ParallelFor(0, camera.height, num_threads, [&](int y, int /*worker*/) {
+    std::vector<int> row, boxes;
+    culling.Row(y, &row);
+    for (int x = 0; x < camera.width; ++x) {
+      const double u = x + 0.5, v = y + 0.5;
+      SurfaceHit hit;
+      if (image_plane) {
+        // Direction of unit camera-frame depth, so t is the depth; every box is tested.
+        const Eigen::Vector2d point = image_plane(u, v);
+        const Ray ray{camera.C, camera.R * Eigen::Vector3d(point.x(), point.y(), 1)};
+        if (world.Intersect(ray, &hit)) depth.At(x, y) = static_cast<float>(hit.t);
+      } else {
+        culling.Pixel(row, x, &boxes);
+        if (world.Intersect(view.At(u, v), &hit, boxes.data(), static_cast<int>(boxes.size()))) {
+          depth.At(x, y) = static_cast<float>(view.Depth(hit.t, u, v));
+        }
+      }
+    }
+  });
+  return depth;
 }
 
 }  // namespace proj::synthetic

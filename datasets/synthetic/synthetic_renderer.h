@@ -4,8 +4,12 @@
 #pragma once
 
 #include <array>
+#include <functional>
+
+#include <Eigen/Core>
 
 #include "datasets/synthetic/synthetic_world.h"
+#include "io/float_raster_file.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
 
@@ -27,5 +31,17 @@ std::array<float, 3> RenderSample(const SyntheticWorld& world, const StrechaCame
 // are rendered in parallel; the result does not depend on `num_threads` (<= 0: all).
 Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int supersampling,
                  int num_threads);
+
+// The point (x, y) of the camera-frame plane z = 1 seen at image point (u, v), for cameras
+// with lens distortion.
+using ImagePlanePoint = std::function<Eigen::Vector2d(double u, double v)>;
+
+// True depth of every pixel (one channel, io/float_raster_file.h): the camera-frame z of the
+// first surface hit by the ray through the pixel centre (x + 0.5, y + 0.5), 0 where the ray
+// meets nothing (sky). With `image_plane` null the ray is PixelRay's (pinhole, off-screen
+// boxes culled as RenderView does); otherwise it goes through image_plane(u, v). A separate
+// pass: RenderView's colours do not depend on it.
+FloatRaster RenderDepth(const SyntheticWorld& world, const StrechaCamera& camera, int num_threads,
+                        const ImagePlanePoint& image_plane = nullptr);
 
 }  // namespace proj::synthetic

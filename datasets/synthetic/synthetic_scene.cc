@@ -151,7 +151,8 @@ void WriteSyntheticScene(const SyntheticSceneOptions& options, const std::string
   WriteSyntheticViews(
       cameras,
       [&](int i) { return synthetic::RenderView(world, cameras[i], options.supersampling, options.num_threads); },
-      options.jpeg_quality, out_dir);
+      [&](int i) { return synthetic::RenderDepth(world, cameras[i], options.num_threads); }, options.jpeg_quality,
+      out_dir);
 }
 
 }  // namespace proj

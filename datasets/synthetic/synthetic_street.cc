@@ -298,17 +298,25 @@ synthetic::SyntheticWorld BuildStreetWorld(const SyntheticStreetOptions& options
   return synthetic::BuildSyntheticWorld(world, boxes, options.seed, options.num_threads);
 }
 
+namespace {
+
+// The undistorted normalized point x with x * (1 + k1 * |x|^2) = distorted (fixed-point
+// iteration).
+Eigen::Vector2d Undistort(double k1, const Eigen::Vector2d& distorted) {
+  Eigen::Vector2d x = distorted;
+  for (int i = 0; i < 30; ++i) x = distorted / (1 + k1 * x.squaredNorm());
+  return x;
+}
+
+}  // namespace
+
 Image RenderStreetView(const synthetic::SyntheticWorld& world, const StrechaCamera& camera,
                        const SyntheticStreetOptions& options) {
   const double k1 = options.radial_k1;
   if (k1 == 0) return synthetic::RenderView(world, camera, options.supersampling, options.num_threads);
   // Render a pinhole view large enough to hold every undistorted pixel, then resample it.
   const double f = camera.K(0, 0), cx = camera.K(0, 2), cy = camera.K(1, 2);
-  auto undistort = [k1](Eigen::Vector2d distorted) {
-    Eigen::Vector2d x = distorted;
-    for (int i = 0; i < 30; ++i) x = distorted / (1 + k1 * x.squaredNorm());
-    return x;
-  };
+  const auto undistort = [k1](const Eigen::Vector2d& distorted) { return Undistort(k1, distorted); };
   double half_x = 0, half_y = 0;
   for (double u : {0.0, cx, static_cast<double>(camera.width)}) {
     for (double v : {0.0, cy, static_cast<double>(camera.height)}) {
@@ -350,6 +358,16 @@ Image RenderStreetView(const synthetic::SyntheticWorld& world, const StrechaCame
   return image;
 }
 
+FloatRaster RenderStreetDepth(const synthetic::SyntheticWorld& world, const StrechaCamera& camera,
+                              const SyntheticStreetOptions& options) {
+  const double k1 = options.radial_k1;
+  if (k1 == 0) return synthetic::RenderDepth(world, camera, options.num_threads);
+  const double f = camera.K(0, 0), cx = camera.K(0, 2), cy = camera.K(1, 2);
+  return synthetic::RenderDepth(world, camera, options.num_threads, [&](double u, double v) {
+    return Undistort(k1, Eigen::Vector2d((u - cx) / f, (v - cy) / f));
+  });
+}
+
 void WriteSyntheticStreet(const SyntheticStreetOptions& options, const std::string& out_dir) {
   const std::vector<StrechaCamera> cameras = MakeStreetCameras(options);
   Timer timer;
@@ -358,8 +376,8 @@ void WriteSyntheticStreet(const SyntheticStreetOptions& options, const std::stri
                                        << world.textures().size() << " textures, built in "
                                        << timer.ElapsedSeconds() << " s");
   WriteSyntheticViews(
-      cameras, [&](int i) { return RenderStreetView(world, cameras[i], options); }, options.jpeg_quality,
-      out_dir);
+      cameras, [&](int i) { return RenderStreetView(world, cameras[i], options); },
+      [&](int i) { return RenderStreetDepth(world, cameras[i], options); }, options.jpeg_quality, out_dir);
 }
 
 }  // namespace proj

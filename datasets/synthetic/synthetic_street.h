@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "datasets/synthetic/synthetic_world.h"
+#include "io/float_raster_file.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
 
@@ -53,6 +54,10 @@ synthetic::SyntheticWorld BuildStreetWorld(const SyntheticStreetOptions& options
 // Renders one view (with the options' distortion) of the street world.
 Image RenderStreetView(const synthetic::SyntheticWorld& world, const StrechaCamera& camera,
                        const SyntheticStreetOptions& options);
+
+// True depth of that view (synthetic::RenderDepth), each pixel's ray bent by the distortion.
+FloatRaster RenderStreetDepth(const synthetic::SyntheticWorld& world, const StrechaCamera& camera,
+                              const SyntheticStreetOptions& options);
 
 // Builds, renders and writes every view as WriteSyntheticViews (synthetic_output.h) does.
 void WriteSyntheticStreet(const SyntheticStreetOptions& options, const std::string& out_dir);

@@ -49,7 +49,9 @@ CommandRunner AddSynthCommand(CLI::App& app) {
   auto flight_mode = std::make_shared<bool>(false);
   auto street = std::make_shared<SyntheticStreetOptions>();
   app.add_option("OUT_DIR", *out_dir,
-                 "Output folder: OUT_DIR/images/*.jpg and OUT_DIR/gt_dense_cameras/*.camera")
+                 "Output folder: OUT_DIR/images/*.jpg, OUT_DIR/gt_dense_cameras/*.camera and (not "
+                 "with --flight) OUT_DIR/depth/*.jpg.bin, the true depth of each pixel (camera-frame "
+                 "z, 0 for the sky) in COLMAP's depth map format")
       ->required();
   auto* sequence = app.add_flag("--sequence", options->sequence,
                                 "Render a long sequence with small motion between frames (for --matcher klt)");

@@ -12,6 +12,7 @@
 
 #include "core/check.h"
 #include "datasets/synthetic/synthetic_renderer.h"
+#include "io/float_raster_file.h"
 #include "io/image_decode.h"
 #include "io/image_folder.h"
 #include "io/strecha_camera.h"
@@ -254,6 +255,9 @@ TEST(SyntheticScene, WritesStrechaLayout) {
     EXPECT_EQ(camera.K, cameras[i].K);
     EXPECT_EQ(camera.R, cameras[i].R);
     EXPECT_EQ(camera.C, cameras[i].C);
+    const FloatRaster depth = ReadFloatRasterFile(dir + "/depth/" + name + ".bin", 1);
+    EXPECT_EQ(depth.width, 320);
+    EXPECT_EQ(depth.height, 240);
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/images/K.txt"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/gt_cameras.ply"));
