@@ -4,7 +4,7 @@
 # runs them there. Any sanitizer report (memory error, leak, undefined behaviour) aborts the
 # test that caused it, so the job fails.
 # The tests run: those built (the folders in SANITIZE_TEST_MODULES, by default the unit tests
-# of core, io, geometry, features, matching, sfm, undistort and datasets) without the CTest
+# of core, io, geometry, features, matching, sfm, undistort, mvs and datasets) without the CTest
 # labels in SANITIZE_EXCLUDE_LABELS (a regex for `ctest -LE`, default "gpu|integration|slow"; README
 # "Tests"). Left out:
 #  - integration (tests/reliability, tests/integration): the bad-input corpus runs
@@ -28,7 +28,7 @@ build_only=0
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DSFM_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DPROJ_WITH_CUDA=OFF -DPROJ_BUILD_BENCHMARKS=OFF \
-  -DPROJ_TEST_MODULES="${SANITIZE_TEST_MODULES:-core;io;geometry;features;matching;sfm;undistort;datasets}" >/dev/null
+  -DPROJ_TEST_MODULES="${SANITIZE_TEST_MODULES:-core;io;geometry;features;matching;sfm;undistort;mvs;datasets}" >/dev/null
 cmake --build build-asan -j"$(nproc)"
 [ "$build_only" -eq 1 ] && exit 0
 

@@ -5,6 +5,8 @@
 //   OUT/exif             the EXIF blocks of those photographs and hand-made ones (GPS, a
 //                        negative focal length, an IFD that links to itself)
 //   OUT/ply              point clouds and camera frusta written by io/ply.h, one ASCII file
+//   OUT/float_raster     a depth map and a normal map in COLMAP's .bin format
+//                        (io/float_raster_file.h)
 //   OUT/colmap_text      a synthetic model written by WriteColmapText, and an empty one
 //   OUT/colmap_binary    the same by WriteColmapBinary
 //   OUT/scene_database   a small scene database with every table filled, and an empty one
@@ -22,6 +24,7 @@
 #include "datasets/synthetic/synthetic_scene.h"
 #include "io/atomic_file.h"
 #include "io/file_bytes.h"
+#include "io/float_raster_file.h"
 #include "io/image_decode.h"
 #include "io/image_encode.h"
 #include "io/jpeg_markers.h"
@@ -247,6 +250,17 @@ void WritePlySeeds(const fs::path& out, const fs::path& scratch, const Scene& sc
 }
 
 // A database with a row in every table, as the pipeline writes them.
+// A small depth map (one channel) and normal map (three), with holes (0) as dense stereo leaves.
+void WriteFloatRasterSeeds(const fs::path& out) {
+  const fs::path dir = out / "float_raster";
+  fs::create_directories(dir);
+  for (const int channels : {1, 3}) {
+    FloatRaster raster(7, 5, channels);
+    for (size_t i = 0; i < raster.data.size(); ++i) raster.data[i] = i % 4 == 0 ? 0.0f : 0.25f * i;
+    WriteFloatRasterFile((dir / (channels == 1 ? "depth.bin" : "normal.bin")).string(), raster);
+  }
+}
+
 void WriteDatabaseSeeds(const fs::path& out, const fs::path& scratch, const Scene& scene) {
   const fs::path path = scratch / "scene.db";
   const fs::path empty_path = scratch / "empty.db";
@@ -339,6 +353,7 @@ int Run(const fs::path& out, const fs::path& datasets) {
   WriteModelSeeds(out, scratch, scene);
   WritePlySeeds(out, scratch, scene, options);
   WriteDatabaseSeeds(out, scratch, scene);
+  WriteFloatRasterSeeds(out);
   fs::remove_all(scratch);
   std::cout << "make_fuzz_seeds: seeds in " << out.string() << " (" << num_photos
             << " photographs, " << views.size() << " synthetic views, " << scene.points.size()
