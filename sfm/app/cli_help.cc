@@ -33,7 +33,9 @@ std::shared_ptr<CLI::Formatter> MakeHelpFormatter() {
 
 void AddLogLevelFlags(CLI::App& app, bool* quiet, bool* verbose) {
   app.add_flag("-q,--quiet", *quiet, "Only warnings and errors on stderr (no progress)");
-  app.add_flag("-v,--verbose", *verbose, "Also debug messages (bundle adjustment, registration)");
+  app.add_flag("-v,--verbose", *verbose,
+               "Also debug messages: each image's registration, every stage's time as it ends, "
+               "the mapper's steps");
 }
 
 }  // namespace proj::app
