@@ -272,7 +272,8 @@ TEST(SiftGpu, FactoryPicksTheGpu) {
   FeatureOptions options;
   options.device = ComputeDevice::kAuto;
   auto extractor = CreateFeatureExtractor(options);
-  EXPECT_EQ(extractor->ConcurrentCalls(), 1);
+  // Every visible GPU by default (--gpus all), one image at a time on each.
+  EXPECT_EQ(extractor->ConcurrentCalls(), cuda::DeviceCount());
   EXPECT_NE(extractor->Description().find("gpu"), std::string::npos);
 }
 
