@@ -48,9 +48,11 @@ TEST(DepthMap, FileLayoutIsColmaps) {
   EXPECT_EQ(testing::ReadRawFile(path), "3&2&1&" + testing::FloatBytes(values));
 }
 
-// Writes `bytes` as a file and returns the message ReadDepthMap throws ("" if none).
+// Writes `bytes` as a file and returns the message ReadDepthMap throws ("" if none). A folder
+// per file: CTest runs the tests of this binary in parallel processes, and MakeTempDir empties
+// the folder it makes.
 std::string ReadError(const std::string& name, const std::string& bytes) {
-  const std::string path = testing::MakeTempDir("depth_map_errors") + "/" + name;
+  const std::string path = testing::MakeTempDir("depth_map_error_" + name) + "/" + name;
   testing::WriteRawFile(path, bytes);
   try {
     ReadDepthMap(path);
