@@ -2,8 +2,8 @@
 // every stage (extraction, matching, KLT tracking, the trilateral filter, bundle adjustment).
 // It is made once per run (cuda/device_selection.h ResolveComputeDevice, which asks the CUDA
 // runtime), so `--device auto` means the same everywhere. `--gpus` selects the GPUs that
-// feature extraction and descriptor matching spread over; KLT tracking, the trilateral filter
-// and GPU bundle adjustment run on one GPU, CUDA device 0.
+// feature extraction, descriptor matching and dense depth maps spread over; KLT tracking, the
+// trilateral filter and GPU bundle adjustment run on one GPU, CUDA device 0.
 #pragma once
 
 #include <string>

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "cuda/cuda_check.cuh"
+
 namespace proj::cuda {
 
 bool BuiltWithCuda() { return true; }
@@ -35,5 +37,7 @@ std::string DeviceDescription(int device) {
       << (prop.totalGlobalMem >> 30) << " GiB)";
   return out.str();
 }
+
+void SetCurrentDevice(int device) { PROJ_CUDA_CHECK(cudaSetDevice(device)); }
 
 }  // namespace proj::cuda

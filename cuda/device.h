@@ -16,5 +16,9 @@ int DeviceCount();
 std::string DeviceDescription();
 // The same for device `device` ("CUDA device 3 does not exist (2 visible)" when out of range).
 std::string DeviceDescription(int device);
+// Makes `device` the calling thread's current CUDA device, on which host APIs that take no
+// device (mvs/patch_match.h's RunPatchMatch on the GPU) run. Throws GpuError when it cannot
+// (no such device, or built without CUDA).
+void SetCurrentDevice(int device);
 
 }  // namespace proj::cuda

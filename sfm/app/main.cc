@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
       proj::app::AddRenderCommand);
   add("undistort", "Resample a model's images to PINHOLE cameras (COLMAP's layout, for dense stereo)",
       proj::app::AddUndistortCommand);
+  add("dense", "Depth maps of a model's images by PatchMatch stereo (dense reconstruction)",
+      proj::app::AddDenseCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

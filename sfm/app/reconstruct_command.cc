@@ -1,9 +1,11 @@
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "core/logging.h"
 #include "io/atomic_file.h"
 #include "sfm/app/commands.h"
+#include "sfm/app/dense_options.h"
 #include "sfm/app/pipeline_options.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
 
@@ -14,16 +16,23 @@ struct ReconstructArgs {
   std::string images_dir;
   std::string out_dir;
   PipelineArgs pipeline;
+  bool dense = false;
+  mvs::DenseOptions dense_options;  // device, GPUs and threads: the run's
 };
 
 int Run(const ReconstructArgs& args, const std::string& command_line) {
   const ReconstructionOptions options = args.pipeline.Finalize();
+  std::optional<mvs::DenseOptions> dense;
+  if (args.dense) {
+    dense = args.dense_options;
+    dense->Check();  // before hours of sparse work
+  }
   EnsureWritableDirectory(args.out_dir);  // fail before hours of work, not after
   const std::string database = args.pipeline.database_path.empty()
                                    ? (std::filesystem::path(args.out_dir) / "database.db").string()
                                    : args.pipeline.database_path;
   const ReconstructionResult result =
-      ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line});
+      ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line}, dense);
   return PrintOutcome(result, args.out_dir);
 }
 
@@ -41,6 +50,10 @@ CommandRunner AddReconstructCommand(CLI::App& app) {
   AddExtractionOptions(app, &args->pipeline);
   AddMatchingOptions(app, &args->pipeline, /*with_klt=*/true);
   AddMapperOptions(app, &args->pipeline);
+  app.add_flag("--dense", args->dense,
+               "Then dense reconstruction into OUT/dense: depth maps by PatchMatch stereo on "
+               "--device and --gpus (see sfm dense --help)");
+  AddDenseOptions(app, &args->dense_options);
   return [args]() {
     return Run(*args, "sfm reconstruct " + args->images_dir + " -o " + args->out_dir);
   };

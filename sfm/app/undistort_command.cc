@@ -7,6 +7,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "sfm/app/commands.h"
+#include "sfm/app/model_images.h"
 #include "sfm/image_source/image_source.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/undistort/model_undistorter.h"
@@ -20,20 +21,6 @@ struct UndistortArguments {
   std::string image_path;
   UndistortOptions options;
 };
-
-// --image-path when given, else the folders the model recorded when it was written.
-ImageSource ImagesOf(const UndistortArguments& args) {
-  if (!args.image_path.empty()) {
-    PROJ_REQUIRE(std::filesystem::is_directory(args.image_path),
-                 "--image-path '" << args.image_path << "' is not a folder");
-    return ImageSource({args.image_path});
-  }
-  const std::string recorded = (std::filesystem::path(args.model_dir) / kImageSourceFileName).string();
-  PROJ_REQUIRE(std::filesystem::exists(recorded),
-               "the model '" << args.model_dir << "' does not say where its images are (no "
-                             << kImageSourceFileName << "): give them with --image-path DIR");
-  return ReadImageSource(recorded);
-}
 
 }  // namespace
 
@@ -60,7 +47,7 @@ CommandRunner AddUndistortCommand(CLI::App& app) {
     PROJ_REQUIRE(std::filesystem::is_directory(args->model_dir),
                  "model folder '" << args->model_dir << "' does not exist or is not a folder");
     const Scene scene = ReadColmapModel(args->model_dir);
-    const ImageSource images = ImagesOf(*args);
+    const ImageSource images = ModelImageSource(args->model_dir, args->image_path);
     const UndistortReport report = UndistortModel(scene, images, args->out_dir, args->options);
     if (report.num_written == 0) {
       PROJ_LOG(kError, "no image could be undistorted (" << report.skipped.size() << " skipped)");

@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.h"
 #include "io/json_string.h"
+#include "mvs/dense_report.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 
@@ -97,6 +98,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"georeference\": ";
     WriteGeoreferenceObject(result, "  ", out);
     out << ",\n";
+    if (result.dense) {
+      out << "  \"dense\": ";
+      mvs::WriteDenseSummaryJson(*result.dense, "  ", out);
+      out << ",\n";
+    }
     out << "  \"global_bundle_adjustments\": " << result.mapper.num_global_ba << ",\n";
     out << "  \"local_bundle_adjustments\": " << result.mapper.num_local_ba << "\n";
     out << "}\n";

@@ -8,6 +8,7 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "cuda/device_selection.h"
+#include "mvs/dense_reconstruction.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/keypoint_colors.h"
 #include "sfm/outputs/report_json.h"
@@ -38,13 +39,29 @@ ReconstructionResult BuildReconstruction(const ReconstructionOptions& unresolved
   return result;
 }
 
-ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths) {
+ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths,
+                                       const std::optional<mvs::DenseOptions>& dense) {
   const RunDescription run{paths.input, ComputeDeviceSummary(options.run.device, options.run.gpus),
                            paths.command_line};
   PROJ_LOG(kInfo, "device: " << run.device);
   ReconstructionResult result = BuildReconstruction(options, paths.input, paths.database);
   FinishReconstruction(run, paths.output, options.run.num_threads, &result);
+  if (dense && result.mapper.success) {
+    mvs::DenseOptions dense_options = *dense;
+    dense_options.device = options.run.device;
+    dense_options.gpus = options.run.gpus;
+    dense_options.num_threads = options.run.num_threads;
+    RunDenseStage(dense_options, run, paths.output, &result);
+  }
   return result;
+}
+
+void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, const std::string& out_dir,
+                   ReconstructionResult* result) {
+  const std::string dense_root = (std::filesystem::path(out_dir) / "dense").string();
+  result->dense = mvs::ReconstructDense(result->scene, result->images, dense_root, options);
+  result->times.Add("dense", result->dense->total_seconds);
+  WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
 }
 
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
@@ -86,6 +103,7 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
     summary << " " << stage << " " << seconds << " s;";
   }
   summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json, report.html";
+  if (result.dense) summary << "\n" << mvs::DenseSummaryLine(*result.dense) << "\noutput: " << result.dense->workspace << "/";
   return summary.str();
 }
 

@@ -6,13 +6,17 @@
 //   pairs    -> putative matches and two-view geometries    (pair_stage.h)
 //   mapping  -> view graph, tracks, the mapper's model      (mapping_stage.h)
 //   outputs  -> colours, point clouds, COLMAP model, reports (sfm/outputs/output_writer.h)
+//   dense    -> with --dense, depth maps and the dense cloud in OUT/dense
+//               (mvs/dense_reconstruction.h), once the sparse outputs are safely written
 // Each stage reads what it needs from the database and writes its results there as they
 // complete, so a killed run resumes where it stopped and a re-run on a grown folder only
 // computes what is new.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "mvs/dense_options.h"
 #include "sfm/outputs/output_writer.h"
 #include "sfm/stages/reconstruction_options.h"
 #include "sfm/stages/reconstruction_result.h"
@@ -33,8 +37,10 @@ struct ReconstructionPaths {
 ReconstructionResult BuildReconstruction(const ReconstructionOptions& options, const std::string& input,
                                          const std::string& database_path);
 
-// BuildReconstruction, then FinishReconstruction into paths.output.
-ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths);
+// BuildReconstruction, then FinishReconstruction into paths.output, then, when `dense` is
+// given and a model was built, RunDenseStage with the run's device, GPUs and threads.
+ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths,
+                                       const std::optional<mvs::DenseOptions>& dense = std::nullopt);
 
 // What a run does once the mapper has finished: point colours sampled from the images (the
 // input folder `images_dir` and the picked video frames; grey without either), and every
@@ -42,6 +48,13 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, con
 // when no model was built.
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
                           ReconstructionResult* result);
+
+// The dense stage on a finished reconstruction (its outputs written): depth maps of
+// result->scene's registered images, found through result->images, in OUT_DIR/dense; the
+// summary goes into result->dense and its time into result->times, and report.json is
+// written again with them. Throws as mvs::ReconstructDense.
+void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, const std::string& out_dir,
+                   ReconstructionResult* result);
 
 // The closing lines a run prints: registered images, points, errors, where the outputs went
 // and the stage times in one line.

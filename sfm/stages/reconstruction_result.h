@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/timer.h"
+#include "mvs/dense_summary.h"
 #include "sfm/image_source/image_source.h"
 #include "sfm/stages/stage_summaries.h"
 
@@ -36,6 +37,8 @@ struct ReconstructionResult {
   std::string extractor;
   std::string matcher;
   std::string database_path;
+  // The dense stage, when it ran (sfm reconstruct --dense): report.json's "dense" object.
+  std::optional<mvs::DenseSummary> dense;
 };
 
 // Gathers each stage's summary into `result`: its counts, times, descriptions and files.

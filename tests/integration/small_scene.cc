@@ -6,14 +6,14 @@
 
 namespace proj::testing {
 
-std::string WriteSmallRingScene(const std::string& name, int num_images) {
+std::string WriteSmallRingScene(const std::string& name, int num_images, int width) {
   SetLogLevel(LogLevel::kWarning);
   const std::string dir = MakeTempDir(name);
   SyntheticSceneOptions scene;
   scene.num_images = num_images;
-  scene.width = 640;
-  scene.height = 480;
-  scene.focal_px = 550;
+  scene.width = width;
+  scene.height = width * 3 / 4;
+  scene.focal_px = 550.0 * width / 640;
   WriteSyntheticScene(scene, dir);
   return dir;
 }

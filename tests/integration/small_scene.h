@@ -6,8 +6,9 @@
 
 namespace proj::testing {
 
-// Writes the scene into a fresh temporary folder `name` (images/, gt_dense_cameras/) and
-// returns the folder. Sets the log level to warnings (the tests' own output stays readable).
-std::string WriteSmallRingScene(const std::string& name, int num_images);
+// Writes the scene into a fresh temporary folder `name` (images/, gt_dense_cameras/, depth/)
+// and returns the folder. Sets the log level to warnings (the tests' own output stays
+// readable). Another `width` scales the height and focal length with it (same field of view).
+std::string WriteSmallRingScene(const std::string& name, int num_images, int width = 640);
 
 }  // namespace proj::testing
