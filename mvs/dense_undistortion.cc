@@ -87,6 +87,9 @@ DenseUndistortion UndistortIntoWorkspace(const Scene& scene, const ImageSource& 
     PROJ_LOG(kInfo, "dense: " << result.num_reused << " undistorted images of an earlier run reused");
   }
   if (to_undistort.NumRegisteredImages() > 0) {
+    // The lines of the images about to be rewritten go first: a run killed while it writes
+    // them must not leave a line vouching for a file that no longer matches it.
+    record->Write();
     const UndistortReport report = UndistortModel(to_undistort, images, workspace.root(), undistort);
     result.num_written = report.num_written;
     for (const SkippedUndistortImage& skipped : report.skipped) {

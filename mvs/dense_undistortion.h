@@ -30,7 +30,8 @@ struct DenseUndistortion {
 
 // Throws InputError when the model has no registered image, when none could be undistorted
 // (naming the first and why), or when the workspace cannot be written; Interrupted on Ctrl-C.
-// Updates `record` (written by the caller).
+// Updates `record`: the lines of the images to rewrite are dropped and the record written
+// before any is rewritten; the caller writes it again once this returns.
 DenseUndistortion UndistortIntoWorkspace(const Scene& scene, const ImageSource& images,
                                          const DenseWorkspace& workspace, const UndistortCameraOptions& options,
                                          int num_threads, ResumeRecord* record);

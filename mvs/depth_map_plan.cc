@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "core/logging.h"
+
 #include "mvs/scene_views.h"
 
 namespace proj::mvs {
@@ -77,6 +79,12 @@ DepthMapPlan PlanDepthMaps(const Scene& pinhole, const std::vector<uint64_t>& im
     task.depth_range = *range;
     task.seeds = ComputeDepthSeeds(pinhole, image_id);
     task.inputs_hash = MapInputsHash(pinhole, task, image_hashes, options.patch_match);
+    if (GetLogLevel() <= LogLevel::kDebug) {
+      std::string names;
+      for (const int source : task.source_ids) names += (names.empty() ? "" : ", ") + pinhole.images[source].name;
+      PROJ_LOG(kDebug, "dense: '" << image.name << "': sources " << names << "; depths " << range->min << " to "
+                                  << range->max << "; " << task.seeds.size() << " seeds");
+    }
     if (record.Get(ResumeKind::kPhotometricMaps, image.name) == task.inputs_hash &&
         MapsAreThere(workspace, image.name, PinholeCameraOf(pinhole.cameras[image.camera_id]))) {
       plan.reused.push_back(image_id);

@@ -87,6 +87,10 @@ DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTas
                              const DenseWorkspace& workspace, const DenseOptions& options, ResumeRecord* record) {
   DepthMapRun run;
   if (tasks.empty()) return run;
+  // The lines of the maps about to be rewritten go first: a run killed while it writes them
+  // must not leave a line vouching for maps that no longer match it.
+  for (const DepthMapTask& task : tasks) record->Erase(ResumeKind::kPhotometricMaps, pinhole.images[task.image_id].name);
+  record->Write();
   const std::vector<int> devices = SelectGpus(options.device, options.gpus);
   auto make_cpu = [&options]() -> std::unique_ptr<PatchMatchDevice> {
     return std::make_unique<CpuPatchMatch>(options.num_threads);

@@ -31,7 +31,8 @@ struct DepthMapRun {
 };
 
 // Throws InputError when a map cannot be written, Interrupted on Ctrl-C (the record is
-// written as each map completes); `record` gets a line per map written.
+// written as each map completes). `record` loses the lines of every task's maps (written at
+// once, before any map is rewritten) and gets a line per map written.
 DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTask>& tasks,
                              const DenseWorkspace& workspace, const DenseOptions& options, ResumeRecord* record);
 
