@@ -6,6 +6,8 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +35,19 @@ inline int RunBenchmark(const std::function<int()>& main) {
     std::cerr << "error: " << error.what() << std::endl;
     return 2;
   }
+}
+
+// For programs made of subcommands (`tool MODE ARGS`): parses the arguments, then runs the
+// function paired with the subcommand given (exactly one is required).
+inline int RunBenchSubcommands(
+    CLI::App& app, int argc, char** argv,
+    const std::vector<std::pair<CLI::App*, std::function<int()>>>& subcommands) {
+  app.require_subcommand(1);
+  if (const auto code = ParseBenchArguments(app, argc, argv)) return *code;
+  for (const auto& [subcommand, run] : subcommands) {
+    if (subcommand->parsed()) return run();
+  }
+  return 2;
 }
 
 }  // namespace proj

@@ -21,6 +21,7 @@ class DepthMap {
   float At(int x, int y) const { return raster_.At(x, y); }
   float& At(int x, int y) { return raster_.At(x, y); }
   const FloatRaster& raster() const { return raster_; }
+  float* data() { return raster_.data.data(); }  // channel-planar values, for bulk writers
 
  private:
   FloatRaster raster_{0, 0, 1};

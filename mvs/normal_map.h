@@ -28,6 +28,7 @@ class NormalMap {
     for (int c = 0; c < 3; ++c) raster_.At(x, y, c) = normal[c];
   }
   const FloatRaster& raster() const { return raster_; }
+  float* data() { return raster_.data.data(); }  // channel-planar values, for bulk writers
 
  private:
   FloatRaster raster_{0, 0, 3};

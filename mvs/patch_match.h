@@ -49,6 +49,7 @@ struct PatchMatchResult {
   DepthMap depth;
   NormalMap normals;
   FloatRaster cost{0, 0, 1};  // aggregated cost in [0, 2] of each pixel's final hypothesis
+  float gpu_sweep_ms = 0;     // on the GPU: device time of the sweeps (CUDA events); else 0
 };
 
 // kGpu runs on the current CUDA device (cuda/device.h); throws GpuError when there is none

@@ -21,6 +21,7 @@ class PointKdTree {
                            int exclude = -1) const;
 
   int size() const { return static_cast<int>(points_.size()); }
+  const Eigen::Vector3d& point(int index) const { return points_[index]; }
 
  private:
   struct Node {

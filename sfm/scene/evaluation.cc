@@ -51,7 +51,7 @@ PoseEvaluation EvaluateAgainstGroundTruth(const Scene& model, const std::string&
   PROJ_REQUIRE(images.size() >= 3, "only " << images.size()
                                            << " registered images have ground truth in '"
                                            << gt_dir << "'; at least three are needed to align");
-  Sim3d true_from_model;
+  Sim3d& true_from_model = evaluation.true_from_model;
   PROJ_REQUIRE(EstimateSimilarityUmeyama(model_centers, true_centers, &true_from_model),
                "the registered camera centres are degenerate (collinear); cannot align them");
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/sim3.h"
 #include "sfm/scene/scene.h"
 
 namespace proj {
@@ -24,6 +25,9 @@ struct PoseEvaluation {
   std::vector<CameraError> errors;  // per registered camera with ground truth
   double median_position_error = 0, mean_position_error = 0, max_position_error = 0;
   double median_rotation_error_deg = 0, max_rotation_error_deg = 0;
+  // The alignment the position errors are measured after: ground-truth frame from the
+  // model's frame (Umeyama on the registered camera centres).
+  Sim3d true_from_model;
 };
 
 // Ground truth for image NAME is GT_DIR/NAME.camera. Throws InputError if the folder holds no
