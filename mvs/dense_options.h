@@ -17,7 +17,7 @@ struct DenseOptions {
   // mostly merges away. COLMAP's GUI sets 2000 likewise; its automatic reconstructor uses
   // 1000, 1600 and 2400 for low, medium and high quality.
   int max_image_size_px = 2000;
-  SourceViewOptions sources;     // sources.max_num_sources: --dense-num-sources
+  SourceViewOptions sources;  // max_num_sources (--dense-num-sources) at most kMaxPatchMatchSources
   DepthRangeOptions depth_range;
   PatchMatchOptions patch_match;
   ComputeDevice device = ComputeDevice::kAuto;
