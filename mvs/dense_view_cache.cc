@@ -68,26 +68,53 @@ DenseViewCache::DenseViewCache(const Scene& pinhole_scene, std::string images_di
 std::shared_ptr<const DenseView> DenseViewCache::Get(int image_id) {
   PROJ_CHECK(image_id >= 0 && image_id < static_cast<int>(geometries_.size()) && geometries_[image_id],
              "image " << image_id << " is not a registered image of the dense model");
+  std::promise<std::shared_ptr<const DenseView>> promise;
+  ViewFuture pending;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = entries_.find(image_id);
+    if (found != entries_.end()) {
+      recency_.splice(recency_.begin(), recency_, found->second.position);
+      pending = found->second.view;
+    } else {
+      recency_.push_front(image_id);
+      entries_[image_id] = {promise.get_future().share(), 0, recency_.begin()};
+      ++num_loads_;
+    }
+  }
+  if (pending.valid()) return pending.get();  // waits while another caller decodes it
+  std::shared_ptr<const DenseView> view;
+  try {
+    view = std::make_shared<const DenseView>(LoadDenseView(images_dir_ + "/" + names_[image_id], names_[image_id],
+                                                           *geometries_[image_id], with_colour_));
+  } catch (...) {
+    promise.set_exception(std::current_exception());  // callers waiting for it get the error too
+    std::lock_guard<std::mutex> lock(mutex_);
+    recency_.erase(entries_[image_id].position);
+    entries_.erase(image_id);  // a later call tries again
+    throw;
+  }
+  promise.set_value(view);
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = entries_.find(image_id);
-  if (found != entries_.end()) {
-    recency_.splice(recency_.begin(), recency_, found->second.position);
-    return found->second.view;
-  }
-  auto view = std::make_shared<const DenseView>(
-      LoadDenseView(images_dir_ + "/" + names_[image_id], names_[image_id], *geometries_[image_id], with_colour_));
-  ++num_loads_;
-  recency_.push_front(image_id);
-  const size_t bytes = DenseViewBytes(*view);
-  entries_[image_id] = {view, bytes, recency_.begin()};
-  bytes_ += bytes;
-  while (bytes_ > capacity_bytes_ && recency_.size() > 1) {
-    const int oldest = recency_.back();
-    bytes_ -= entries_[oldest].bytes;
-    entries_.erase(oldest);
-    recency_.pop_back();
-  }
+  Entry& entry = entries_[image_id];
+  entry.bytes = DenseViewBytes(*view);
+  bytes_ += entry.bytes;
+  Evict();
   return view;
+}
+
+void DenseViewCache::Evict() {
+  // From the least recently used on, never an image being decoded, never the most recent.
+  auto it = recency_.end();
+  while (bytes_ > capacity_bytes_ && it != recency_.begin()) {
+    --it;
+    if (it == recency_.begin()) break;
+    const auto entry = entries_.find(*it);
+    if (entry->second.bytes == 0) continue;
+    bytes_ -= entry->second.bytes;
+    entries_.erase(entry);
+    it = recency_.erase(it);
+  }
 }
 
 int DenseViewCache::num_loads() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <future>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -32,8 +33,9 @@ size_t DenseViewBytes(const DenseView& view);
 
 // Views of the registered images of a PINHOLE model, read from `images_dir`/NAME. The views
 // handed out stay valid while held, whether or not the cache still keeps them; the cache
-// keeps at most `capacity_bytes` of views (always the last one loaded). Thread-safe: images
-// are decoded one at a time, under the cache's lock.
+// keeps at most `capacity_bytes` of views (always the most recently used one). Thread-safe: callers
+// asking for different images decode them concurrently, outside the cache's lock; callers
+// asking for an image being decoded wait for it.
 class DenseViewCache {
  public:
   DenseViewCache(const Scene& pinhole_scene, std::string images_dir, size_t capacity_bytes, bool with_colour);
@@ -44,11 +46,13 @@ class DenseViewCache {
   size_t bytes_cached() const;  // held by the cache itself
 
  private:
+  using ViewFuture = std::shared_future<std::shared_ptr<const DenseView>>;
   struct Entry {
-    std::shared_ptr<const DenseView> view;
-    size_t bytes = 0;
+    ViewFuture view;
+    size_t bytes = 0;  // 0 while being decoded (never evicted then)
     std::list<int>::iterator position;  // in recency_
   };
+  void Evict();  // under mutex_
   std::vector<std::optional<ViewGeometry>> geometries_;  // by image id, registered ones
   std::vector<std::string> names_;
   std::string images_dir_;

@@ -1,5 +1,6 @@
 #include "mvs/depth_map_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -129,9 +130,18 @@ DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTas
       [&](int k) {
         ThrowIfInterrupted();
         LoadedViews& views = loaded[k];
+        const std::vector<int>& sources = tasks[k].source_ids;
+        views.sources.resize(sources.size());
         try {
-          views.reference = cache.Get(tasks[k].image_id);
-          for (const int source : tasks[k].source_ids) views.sources.push_back(cache.Get(source));
+          // Images not cached yet are decoded in parallel (the GPUs wait for this thread).
+          const int count = static_cast<int>(sources.size()) + 1;
+          ParallelFor(0, count, std::min(count, ResolveNumThreads(options.num_threads)), [&](int v, int) {
+            if (v == 0) {
+              views.reference = cache.Get(tasks[k].image_id);
+            } else {
+              views.sources[v - 1] = cache.Get(sources[v - 1]);
+            }
+          });
         } catch (const InputError& error) {
           views = LoadedViews{};
           views.error = error.what();

@@ -6,7 +6,7 @@
 // thread's current CUDA device) and one image per GPU at a time; on the CPU one image at a
 // time with num_threads threads. A depth map a GPU fails on is redone on another GPU, then on
 // the CPU with every later one (cuda/gpu_fallback.h). The images of the next depth maps are
-// decoded on the calling thread while the workers compute, through a DenseViewCache
+// decoded (in parallel) while the workers compute, through a DenseViewCache
 // (mvs/dense_view_cache.h) of cache_size_mb. Ctrl-C stops between depth maps (maps under way
 // finish and are written first).
 #pragma once

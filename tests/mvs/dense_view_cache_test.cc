@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/check.h"
+#include "core/parallel_for.h"
 #include "io/image_encode.h"
 #include "tests/support/test_data.h"
 
@@ -65,6 +66,16 @@ TEST(DenseViewCache, LoadsOnceAndEvictsTheLeastRecentlyUsedBeyondItsCapacity) {
   EXPECT_EQ(cache.num_loads(), 4);
   // A view handed out stays valid after its eviction.
   EXPECT_EQ(first->grey.size(), 40u * 30u);
+}
+
+TEST(DenseViewCache, ConcurrentCallersDecodeEachImageOnce) {
+  const std::string dir = testing::MakeTempDir("dense_view_cache_concurrent");
+  const Scene scene = WriteImages(dir, 4);
+  DenseViewCache cache(scene, dir, 1 << 20, /*with_colour=*/false);
+  std::vector<std::shared_ptr<const DenseView>> views(32);
+  ParallelFor(0, 32, 8, [&](int i, int) { views[i] = cache.Get(i % 4); });
+  EXPECT_EQ(cache.num_loads(), 4);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(views[i], views[i % 4]) << i;
 }
 
 TEST(DenseViewCache, ColourOnRequest) {
