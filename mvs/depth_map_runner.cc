@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "core/check.h"
 #include "core/interrupt.h"
@@ -28,17 +29,27 @@ namespace fs = std::filesystem;
 class PatchMatchDevice {
  public:
   virtual ~PatchMatchDevice() = default;
-  virtual PatchMatchResult Run(const PatchMatchProblem& problem, const PatchMatchOptions& options) = 0;
+  // The maps, and RunPatchMatch's seconds (not the wait for the device).
+  virtual std::pair<PatchMatchResult, double> Run(const PatchMatchProblem& problem,
+                                                  const PatchMatchOptions& options) = 0;
 };
+
+std::pair<PatchMatchResult, double> TimedPatchMatch(const PatchMatchProblem& problem, const PatchMatchOptions& options,
+                                                    ComputeDevice device, int num_threads) {
+  const Timer timer;
+  PatchMatchResult result = RunPatchMatch(problem, options, device, num_threads);
+  return {std::move(result), timer.ElapsedSeconds()};
+}
 
 class GpuPatchMatch final : public PatchMatchDevice {
  public:
   // GpuError when the device cannot be used (it is then left out).
   explicit GpuPatchMatch(int device) : device_(device) { cuda::SetCurrentDevice(device_); }
-  PatchMatchResult Run(const PatchMatchProblem& problem, const PatchMatchOptions& options) override {
-    // The calling worker's device for this map: after a failure a worker may be lent another.
+  std::pair<PatchMatchResult, double> Run(const PatchMatchProblem& problem,
+                                          const PatchMatchOptions& options) override {
+    // The calling worker's device for this map: workers are lent whichever GPU is free.
     cuda::SetCurrentDevice(device_);
-    return RunPatchMatch(problem, options, ComputeDevice::kGpu);
+    return TimedPatchMatch(problem, options, ComputeDevice::kGpu, 0);
   }
 
  private:
@@ -48,10 +59,11 @@ class GpuPatchMatch final : public PatchMatchDevice {
 class CpuPatchMatch final : public PatchMatchDevice {
  public:
   explicit CpuPatchMatch(int num_threads) : num_threads_(num_threads) {}
-  PatchMatchResult Run(const PatchMatchProblem& problem, const PatchMatchOptions& options) override {
+  std::pair<PatchMatchResult, double> Run(const PatchMatchProblem& problem,
+                                          const PatchMatchOptions& options) override {
     // Workers whose GPUs failed come here together: one map at a time, each on every thread.
     std::lock_guard<std::mutex> lock(mutex_);
-    return RunPatchMatch(problem, options, ComputeDevice::kCpu, num_threads_);
+    return TimedPatchMatch(problem, options, ComputeDevice::kCpu, num_threads_);
   }
 
  private:
@@ -105,7 +117,7 @@ DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTas
         "depth maps", devices, [](int device) { return std::make_unique<GpuPatchMatch>(device); }, make_cpu);
   }
   std::atomic<int> num_gpu_failures{0};
-  auto compute = [&](const PatchMatchProblem& problem) -> PatchMatchResult {
+  auto compute = [&](const PatchMatchProblem& problem) -> std::pair<PatchMatchResult, double> {
     if (cpu_only) return cpu_only->Run(problem, options.patch_match);
     return gpus->Run(
         [&](PatchMatchDevice& gpu) {
@@ -123,7 +135,9 @@ DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTas
                        /*with_colour=*/false);
   std::vector<LoadedViews> loaded(tasks.size());
   std::mutex run_mutex;  // guards `run`
-  const int num_workers = std::max<int>(1, static_cast<int>(devices.size()));
+  // Two workers per GPU: while one computes on a GPU, the other writes its last maps and
+  // waits for the GPU (GpuWithCpuFallback lends each GPU to one caller at a time).
+  const int num_workers = std::max<int>(1, 2 * static_cast<int>(devices.size()));
   Progress progress("computing depth maps", static_cast<int>(tasks.size()), "images");
   PipelinedFor(
       static_cast<int>(tasks.size()), num_workers, /*max_waiting=*/num_workers,
@@ -165,9 +179,7 @@ DepthMapRun ComputeDepthMaps(const Scene& pinhole, const std::vector<DepthMapTas
         problem.depth_max = task.depth_range.max;
         problem.seeds = task.seeds;
         problem.image_seed = static_cast<uint32_t>(task.image_id);
-        const Timer timer;
-        const PatchMatchResult result = compute(problem);
-        const double seconds = timer.ElapsedSeconds();
+        const auto [result, seconds] = compute(problem);
         WriteMaps(workspace, name, result);
         record->Set(ResumeKind::kPhotometricMaps, name, task.inputs_hash);
         record->Write();

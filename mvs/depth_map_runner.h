@@ -2,9 +2,10 @@
 // writes each one's depth, normal and cost maps as soon as it completes, then its line of
 // resume.txt, so a killed run keeps every finished map.
 //
-// Where: over every GPU of DenseOptions::device and gpus, one worker thread per GPU (that
-// thread's current CUDA device) and one image per GPU at a time; on the CPU one image at a
-// time with num_threads threads. A depth map a GPU fails on is redone on another GPU, then on
+// Where: over every GPU of DenseOptions::device and gpus, one image per GPU at a time, the
+// worker thread computing it making that GPU its current CUDA device (two workers per GPU, so
+// that writing one map overlaps computing the next); on the CPU one image at a time with
+// num_threads threads. A depth map a GPU fails on is redone on another GPU, then on
 // the CPU with every later one (cuda/gpu_fallback.h). The images of the next depth maps are
 // decoded (in parallel) while the workers compute, through a DenseViewCache
 // (mvs/dense_view_cache.h) of cache_size_mb. Ctrl-C stops between depth maps (maps under way
