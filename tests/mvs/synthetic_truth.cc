@@ -8,22 +8,10 @@
 
 #include "datasets/synthetic/synthetic_renderer.h"
 #include "datasets/synthetic/synthetic_scene.h"
+#include "tests/mvs/synthetic_stereo.h"
 
 namespace proj::testing {
 namespace {
-
-mvs::ViewGeometry GeometryOf(const StrechaCamera& camera) {
-  mvs::ViewGeometry view;
-  view.camera.width = camera.width;
-  view.camera.height = camera.height;
-  view.camera.fx = camera.K(0, 0);
-  view.camera.fy = camera.K(1, 1);
-  view.camera.cx = camera.K(0, 2);
-  view.camera.cy = camera.K(1, 2);
-  view.rotation = camera.CamFromWorldRotation();
-  view.translation = camera.CamFromWorldTranslation();
-  return view;
-}
 
 std::unique_ptr<SyntheticTruth> MakeTruth(int width, int height) {
   SyntheticSceneOptions options;
@@ -37,7 +25,7 @@ std::unique_ptr<SyntheticTruth> MakeTruth(int width, int height) {
   for (int i = 0; i < n; ++i) {
     FloatRaster normals;
     FloatRaster depth = synthetic::RenderDepth(truth->world, cameras[i], 0, nullptr, &normals);
-    truth->views.push_back(GeometryOf(cameras[i]));
+    truth->views.push_back(ViewGeometryOf(cameras[i]));
     truth->depths.emplace_back(std::move(depth));
     truth->normals.emplace_back(std::move(normals));
     truth->neighbours.push_back({(i + n - 2) % n, (i + n - 1) % n, (i + 1) % n, (i + 2) % n});
