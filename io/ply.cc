@@ -20,12 +20,24 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Writing
 
-void CheckMesh(const PlyMesh& mesh, const std::string& path) {
+// The parts of a mesh a file is written from (non-owning), so that a point cloud is written
+// from its own arrays without a copy into a PlyMesh.
+struct MeshArrays {
+  const std::vector<Eigen::Vector3f>& positions;
+  const std::vector<Eigen::Vector3f>& normals;
+  const std::vector<Rgb8>& colors;
+  const std::vector<std::array<int, 2>>& edges;
+  const std::vector<std::vector<int>>& faces;
+};
+
+void CheckMesh(const MeshArrays& mesh, const std::string& path) {
   const size_t n = mesh.positions.size();
   PROJ_REQUIRE(n <= static_cast<size_t>(std::numeric_limits<int>::max()),
                "'" << path << "': too many vertices for PLY int indices");
   PROJ_REQUIRE(mesh.colors.empty() || mesh.colors.size() == n,
                "'" << path << "': " << mesh.colors.size() << " colours for " << n << " vertices");
+  PROJ_REQUIRE(mesh.normals.empty() || mesh.normals.size() == n,
+               "'" << path << "': " << mesh.normals.size() << " normals for " << n << " vertices");
   for (const auto& edge : mesh.edges) {
     for (int index : edge) {
       PROJ_REQUIRE(index >= 0 && static_cast<size_t>(index) < n,
@@ -42,14 +54,15 @@ void CheckMesh(const PlyMesh& mesh, const std::string& path) {
   }
 }
 
-std::string EncodePly(const PlyMesh& mesh) {
+// Writes the file to `out` a chunk at a time (a dense cloud's file is hundreds of megabytes).
+void EncodePly(const MeshArrays& mesh, std::ostream& out) {
+  const bool with_normals = !mesh.normals.empty(), with_colors = !mesh.colors.empty();
   std::ostringstream header;
   header << "ply\nformat binary_little_endian 1.0\ncomment written by gpusfm\n"
          << "element vertex " << mesh.positions.size() << "\n"
          << "property float x\nproperty float y\nproperty float z\n";
-  if (mesh.has_colors()) {
-    header << "property uchar red\nproperty uchar green\nproperty uchar blue\n";
-  }
+  if (with_normals) header << "property float nx\nproperty float ny\nproperty float nz\n";
+  if (with_colors) header << "property uchar red\nproperty uchar green\nproperty uchar blue\n";
   if (!mesh.edges.empty()) {
     header << "element edge " << mesh.edges.size() << "\n"
            << "property int vertex1\nproperty int vertex2\n";
@@ -59,22 +72,37 @@ std::string EncodePly(const PlyMesh& mesh) {
            << "property list uchar int vertex_indices\n";
   }
   header << "end_header\n";
-  std::string out = header.str();
-  out.reserve(out.size() + mesh.positions.size() * 15 + mesh.edges.size() * 8 +
-              mesh.faces.size() * 13);
+  std::string chunk = header.str();
+  constexpr size_t kChunkBytes = size_t{1} << 20;
+  auto flush_when_full = [&](bool last) {
+    if (!last && chunk.size() < kChunkBytes) return;
+    out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    chunk.clear();
+  };
   for (size_t i = 0; i < mesh.positions.size(); ++i) {
-    for (int k = 0; k < 3; ++k) AppendLittleEndian<float>(mesh.positions[i][k], &out);
-    if (mesh.has_colors()) out.append(reinterpret_cast<const char*>(mesh.colors[i].data()), 3);
+    for (int k = 0; k < 3; ++k) AppendLittleEndian<float>(mesh.positions[i][k], &chunk);
+    if (with_normals) {
+      for (int k = 0; k < 3; ++k) AppendLittleEndian<float>(mesh.normals[i][k], &chunk);
+    }
+    if (with_colors) chunk.append(reinterpret_cast<const char*>(mesh.colors[i].data()), 3);
+    flush_when_full(false);
   }
   for (const auto& edge : mesh.edges) {
-    AppendLittleEndian<int32_t>(edge[0], &out);
-    AppendLittleEndian<int32_t>(edge[1], &out);
+    AppendLittleEndian<int32_t>(edge[0], &chunk);
+    AppendLittleEndian<int32_t>(edge[1], &chunk);
+    flush_when_full(false);
   }
   for (const auto& face : mesh.faces) {
-    out.push_back(static_cast<char>(face.size()));
-    for (int index : face) AppendLittleEndian<int32_t>(index, &out);
+    chunk.push_back(static_cast<char>(face.size()));
+    for (int index : face) AppendLittleEndian<int32_t>(index, &chunk);
+    flush_when_full(false);
   }
-  return out;
+  flush_when_full(true);
+}
+
+void WriteMesh(const std::string& path, const MeshArrays& mesh) {
+  CheckMesh(mesh, path);
+  WriteFileAtomically(path, [&](std::ostream& stream) { EncodePly(mesh, stream); }, /*binary=*/true);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -201,18 +229,12 @@ uint8_t ColorValue(double value, PlyType type) {
 }  // namespace
 
 void WritePly(const std::string& path, const PlyMesh& mesh) {
-  CheckMesh(mesh, path);
-  const std::string bytes = EncodePly(mesh);
-  WriteFileAtomically(path, [&](std::ostream& stream) { stream.write(bytes.data(), bytes.size()); },
-                      /*binary=*/true);
+  WriteMesh(path, {mesh.positions, mesh.normals, mesh.colors, mesh.edges, mesh.faces});
 }
 
 void WritePointCloudPly(const std::string& path, const std::vector<Eigen::Vector3f>& points,
-                        const std::vector<Rgb8>& colors) {
-  PlyMesh mesh;
-  mesh.positions = points;
-  mesh.colors = colors;
-  WritePly(path, mesh);
+                        const std::vector<Rgb8>& colors, const std::vector<Eigen::Vector3f>& normals) {
+  WriteMesh(path, {points, normals, colors, {}, {}});
 }
 
 PlyMesh ReadPly(const std::string& path) {
@@ -294,6 +316,8 @@ PlyMesh ReadPly(const std::string& path) {
               z = PropertyIndex(element, {"z"});
     const int red = PropertyIndex(element, {"red"}), green = PropertyIndex(element, {"green"}),
               blue = PropertyIndex(element, {"blue"});
+    const int nx = PropertyIndex(element, {"nx"}), ny = PropertyIndex(element, {"ny"}),
+              nz = PropertyIndex(element, {"nz"});
     const int vertex1 = PropertyIndex(element, {"vertex1"}), vertex2 = PropertyIndex(element, {"vertex2"});
     const int indices = PropertyIndex(element, {"vertex_indices", "vertex_index"});
     const bool is_vertex = element.name == "vertex";
@@ -317,6 +341,7 @@ PlyMesh ReadPly(const std::string& path) {
                  "'" << path << "': PLY element '" << element.name << "' claims " << element.count
                      << " items, more than the " << reader.remaining() << " bytes left");
     const bool with_colors = is_vertex && red >= 0 && green >= 0 && blue >= 0;
+    const bool with_normals = is_vertex && nx >= 0 && ny >= 0 && nz >= 0;
     std::vector<double> values(element.properties.size());
     std::vector<int> face;
     for (size_t item = 0; item < element.count; ++item) {
@@ -337,6 +362,7 @@ PlyMesh ReadPly(const std::string& path) {
       }
       if (is_vertex) {
         mesh.positions.emplace_back(values[x], values[y], values[z]);
+        if (with_normals) mesh.normals.emplace_back(values[nx], values[ny], values[nz]);
         if (with_colors) {
           mesh.colors.push_back({ColorValue(values[red], element.properties[red].type),
                                  ColorValue(values[green], element.properties[green].type),

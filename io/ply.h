@@ -1,6 +1,6 @@
 // PLY (Stanford polygon format) for point clouds and camera glyphs, readable by MeshLab and
 // CloudCompare. Files are written binary little-endian and atomically:
-//   element vertex N: float x, y, z [+ uchar red, green, blue]
+//   element vertex N: float x, y, z [+ float nx, ny, nz] [+ uchar red, green, blue]
 //   element edge M:   int vertex1, vertex2          (only when edges are present)
 //   element face K:   list uchar int vertex_indices (only when faces are present)
 #pragma once
@@ -19,23 +19,28 @@ namespace proj {
 struct PlyMesh {
   std::vector<Eigen::Vector3f> positions;
   std::vector<Rgb8> colors;                // empty, or one per position
+  std::vector<Eigen::Vector3f> normals;    // empty, or one per position (unit, any frame)
   std::vector<std::array<int, 2>> edges;   // vertex index pairs
   std::vector<std::vector<int>> faces;     // polygons of >= 3 vertex indices
 
   bool has_colors() const { return !colors.empty(); }
+  bool has_normals() const { return !normals.empty(); }
 };
 
-// Throws InputError if the mesh is inconsistent (colour count, index out of range, face
-// with fewer than 3 or more than 255 vertices) or the file cannot be written.
+// Throws InputError if the mesh is inconsistent (colour or normal count, index out of range,
+// face with fewer than 3 or more than 255 vertices) or the file cannot be written.
 void WritePly(const std::string& path, const PlyMesh& mesh);
 
-// A coloured point cloud (vertices only). `colors` empty or one per point.
+// A coloured point cloud (vertices only), written from the arrays without copying them.
+// `colors` and `normals` empty or one per point.
 void WritePointCloudPly(const std::string& path, const std::vector<Eigen::Vector3f>& points,
-                        const std::vector<Rgb8>& colors);
+                        const std::vector<Rgb8>& colors,
+                        const std::vector<Eigen::Vector3f>& normals = {});
 
 // Reads PLY files with format binary_little_endian, binary_big_endian or ascii: vertex
-// x, y, z (any numeric type) and optional red, green, blue; edge vertex1, vertex2; face
-// vertex_indices (or vertex_index) lists. Other elements and properties are skipped.
+// x, y, z (any numeric type) and optional nx, ny, nz and red, green, blue; edge vertex1,
+// vertex2; face vertex_indices (or vertex_index) lists. Other elements and properties are
+// skipped.
 // Throws InputError naming the file and reason for malformed files.
 PlyMesh ReadPly(const std::string& path);
 

@@ -151,12 +151,68 @@ PROJ_HOST_DEVICE inline float PmPixel(const float* image, int width, int x, int 
   return PmLoad(image + static_cast<long>(y) * width + x);
 }
 
-// 1 - bilateral-weighted ZNCC of the reference window around (x, y) and the source image
-// through the plane's homography, in [0, 2]; kPmUninformedCost when a sample leaves the source
-// image or lies behind it or the source window is flat, kPmMaxCost when the reference window
-// is flat.
-PROJ_HOST_DEVICE inline float PmViewCost(const PmViews& views, int source, const PmParams& params, int x, int y,
-                                         const float* ray, const PmPlane& plane) {
+// The reference window of pixel (x, y): its samples (every window_step pixels within
+// window_radius, those inside the image, row by row), each with its grey value and bilateral
+// weight exp(-d^2 / 2 sigma_s^2 - (I - I_centre)^2 / 2 sigma_c^2), and the weighted mean and
+// variance of the values. The same for every hypothesis of the pixel, so a path may compute it
+// once per pixel (PmCachedWindow, the CPU's) or sample by sample (PmLiveWindow, the GPU's: no
+// per-thread arrays); both give the same numbers in the same order.
+struct PmLiveWindow {
+  const PmViews* views;
+  const PmParams* params;
+  int x, y;
+  float r_mean = 0, r_var = 0;
+
+  PROJ_HOST_DEVICE PmLiveWindow(const PmViews& v, const PmParams& p, int px, int py)
+      : views(&v), params(&p), x(px), y(py) {
+    float w_sum = 0, r_sum = 0, rr_sum = 0;
+    ForEach([&](int, int, float r, float w) {
+      w_sum += w;
+      r_sum += w * r;
+      rr_sum += w * r * r;
+      return true;
+    });
+    r_mean = r_sum / w_sum;
+    r_var = rr_sum / w_sum - r_mean * r_mean;
+  }
+
+  // Calls visit(qx, qy, value, weight) for each sample until it returns false; returns
+  // whether every call returned true.
+  template <typename Visit>
+  PROJ_HOST_DEVICE bool ForEach(Visit visit) const {
+    const PmCamera& ref = views->reference;
+    const float center = PmPixel(views->reference_image, ref.width, x, y);
+    const float spatial = -0.5f / (params->sigma_spatial * params->sigma_spatial);
+    const float color = -0.5f / (params->sigma_color * params->sigma_color);
+    const int radius = params->window_radius, step = params->window_step;
+    for (int dy = -radius; dy <= radius; dy += step) {
+      const int qy = y + dy;
+      if (qy < 0 || qy >= ref.height) continue;
+      for (int dx = -radius; dx <= radius; dx += step) {
+        const int qx = x + dx;
+        if (qx < 0 || qx >= ref.width) continue;
+        const float r = PmPixel(views->reference_image, ref.width, qx, qy);
+        const float dr = r - center;
+        const float w = expf(spatial * static_cast<float>(dx * dx + dy * dy) + color * dr * dr);
+        if (!visit(qx, qy, r, w)) return false;
+      }
+    }
+    return true;
+  }
+};
+
+// Flat reference windows (weighted variance below this, (0.3% of the grey range)^2) and flat
+// source windows cannot be matched.
+constexpr float kPmMinVariance = 1e-5f;
+
+// 1 - bilateral-weighted ZNCC of the reference window (`window`, a PmLiveWindow or
+// PmCachedWindow of pixel (x, y)) and the source image through the plane's homography, in
+// [0, 2]; kPmUninformedCost when a sample leaves the source image or lies behind it or the
+// source window is flat, kPmMaxCost when the reference window is flat.
+template <typename Window>
+PROJ_HOST_DEVICE inline float PmViewCost(const PmViews& views, int source, const Window& window, const float* ray,
+                                         const PmPlane& plane) {
+  if (!(window.r_var > kPmMinVariance)) return kPmMaxCost;
   const PmCamera& ref = views.reference;
   const PmSource& src = views.sources[source];
   const float* R = src.rotation;
@@ -179,66 +235,52 @@ PROJ_HOST_DEVICE inline float PmViewCost(const PmViews& views, int source, const
   }
   const float* src_image = views.source_images[source];
   const int sw = src.camera.width, sh = src.camera.height;
-  const float center_value = PmPixel(views.reference_image, ref.width, x, y);
-  const float spatial = -0.5f / (params.sigma_spatial * params.sigma_spatial);
-  const float color = -0.5f / (params.sigma_color * params.sigma_color);
-  float w_sum = 0, r_sum = 0, rr_sum = 0, s_sum = 0, ss_sum = 0, rs_sum = 0;
-  const int radius = params.window_radius, step = params.window_step;
-  for (int dy = -radius; dy <= radius; dy += step) {
-    const int qy = y + dy;
-    if (qy < 0 || qy >= ref.height) continue;
-    for (int dx = -radius; dx <= radius; dx += step) {
-      const int qx = x + dx;
-      if (qx < 0 || qx >= ref.width) continue;
-      const float X = base[0] + qx * step_x[0] + qy * step_y[0];
-      const float Y = base[1] + qx * step_x[1] + qy * step_y[1];
-      const float Z = base[2] + qx * step_x[2] + qy * step_y[2];
-      if (!(Z > 0)) return kPmUninformedCost;
-      // Source pixel in array coordinates (pixel i's centre at i) for bilinear sampling.
-      const float inv_z = 1.0f / Z;
-      const float sx = src.camera.fx * X * inv_z + src.camera.cx - 0.5f;
-      const float sy = src.camera.fy * Y * inv_z + src.camera.cy - 0.5f;
-      if (!(sx >= 0 && sy >= 0 && sx <= sw - 1.001f && sy <= sh - 1.001f)) return kPmUninformedCost;
-      const int x0 = static_cast<int>(sx), y0 = static_cast<int>(sy);
-      const float ax = sx - x0, ay = sy - y0;
-      const float* row0 = src_image + static_cast<long>(y0) * sw + x0;
-      const float top = PmLoad(row0) + ax * (PmLoad(row0 + 1) - PmLoad(row0));
-      const float bottom = PmLoad(row0 + sw) + ax * (PmLoad(row0 + sw + 1) - PmLoad(row0 + sw));
-      const float s = top + ay * (bottom - top);
-      const float r_value = PmPixel(views.reference_image, ref.width, qx, qy);
-      const float dr = r_value - center_value;
-      const float w = expf(spatial * static_cast<float>(dx * dx + dy * dy) + color * dr * dr);
-      w_sum += w;
-      r_sum += w * r_value;
-      rr_sum += w * r_value * r_value;
-      s_sum += w * s;
-      ss_sum += w * s * s;
-      rs_sum += w * r_value * s;
-    }
-  }
+  const float sfx = src.camera.fx, sfy = src.camera.fy, scx = src.camera.cx - 0.5f, scy = src.camera.cy - 0.5f;
+  float w_sum = 0, s_sum = 0, ss_sum = 0, rs_sum = 0;
+  const bool inside = window.ForEach([&](int qx, int qy, float r_value, float w) {
+    const float X = base[0] + qx * step_x[0] + qy * step_y[0];
+    const float Y = base[1] + qx * step_x[1] + qy * step_y[1];
+    const float Z = base[2] + qx * step_x[2] + qy * step_y[2];
+    if (!(Z > 0)) return false;
+    // Source pixel in array coordinates (pixel i's centre at i) for bilinear sampling.
+    const float inv_z = 1.0f / Z;
+    const float sx = sfx * X * inv_z + scx;
+    const float sy = sfy * Y * inv_z + scy;
+    if (!(sx >= 0 && sy >= 0 && sx <= sw - 1.001f && sy <= sh - 1.001f)) return false;
+    const int x0 = static_cast<int>(sx), y0 = static_cast<int>(sy);
+    const float ax = sx - x0, ay = sy - y0;
+    const float* row0 = src_image + static_cast<long>(y0) * sw + x0;
+    const float top = PmLoad(row0) + ax * (PmLoad(row0 + 1) - PmLoad(row0));
+    const float bottom = PmLoad(row0 + sw) + ax * (PmLoad(row0 + sw + 1) - PmLoad(row0 + sw));
+    const float s = top + ay * (bottom - top);
+    w_sum += w;
+    s_sum += w * s;
+    ss_sum += w * s * s;
+    rs_sum += w * r_value * s;
+    return true;
+  });
+  if (!inside) return kPmUninformedCost;
   const float inv_w = 1.0f / w_sum;
-  const float r_mean = r_sum * inv_w, s_mean = s_sum * inv_w;
-  const float r_var = rr_sum * inv_w - r_mean * r_mean;
+  const float s_mean = s_sum * inv_w;
   const float s_var = ss_sum * inv_w - s_mean * s_mean;
-  const float covariance = rs_sum * inv_w - r_mean * s_mean;
-  constexpr float kMinVariance = 1e-5f;  // (0.3% of the grey range)^2: a flat window
-  if (!(r_var > kMinVariance)) return kPmMaxCost;
-  if (!(s_var > kMinVariance)) return kPmUninformedCost;
-  const float ncc = covariance / sqrtf(r_var * s_var);
+  const float covariance = rs_sum * inv_w - window.r_mean * s_mean;
+  if (!(s_var > kPmMinVariance)) return kPmUninformedCost;
+  const float ncc = covariance / sqrtf(window.r_var * s_var);
   return fmaxf(0.0f, fminf(kPmMaxCost, 1.0f - ncc));
 }
 
 // The hypothesis' cost: the mean of its top_k smallest view costs (occluded or unmatched views
 // drop out).
-PROJ_HOST_DEVICE inline float PmCost(const PmViews& views, const PmParams& params, int x, int y, const float* ray,
-                                     const PmPlane& plane) {
+template <typename Window>
+PROJ_HOST_DEVICE inline float PmCost(const PmViews& views, const PmParams& params, const Window& window,
+                                     const float* ray, const PmPlane& plane) {
   if (!(plane.depth >= params.depth_min && plane.depth <= params.depth_max)) return kPmMaxCost;
   constexpr int kMaxTopK = 8;
   float best[kMaxTopK];
   const int k = params.top_k < views.num_sources ? params.top_k : views.num_sources;
   for (int i = 0; i < kMaxTopK; ++i) best[i] = kPmMaxCost;
   for (int s = 0; s < views.num_sources; ++s) {
-    float c = PmViewCost(views, s, params, x, y, ray, plane);
+    float c = PmViewCost(views, s, window, ray, plane);
     // Insert into the sorted best[0..k).
     for (int i = 0; i < kMaxTopK; ++i) {
       if (i < k && c < best[i]) {
@@ -272,8 +314,10 @@ PROJ_HOST_DEVICE inline void PmStorePlane(const PmState& state, int plane_size, 
 
 // Pixel (x, y)'s starting hypothesis: random, unless a seed set a depth there before (a depth
 // > 0 already in the state; its normal faces the camera). Then its cost.
+template <typename Window = PmLiveWindow>
 PROJ_HOST_DEVICE inline void PmInitPixel(const PmViews& views, const PmParams& params, const PmState& state, int x,
                                          int y) {
+  const Window window(views, params, x, y);
   const int width = views.reference.width, plane_size = width * views.reference.height;
   const int index = y * width + x;
   float ray[3];
@@ -285,7 +329,7 @@ PROJ_HOST_DEVICE inline void PmInitPixel(const PmViews& views, const PmParams& p
   } else {
     plane = PmRandomPlane(params, ray, static_cast<uint32_t>(index), 0, 0);
   }
-  PmStorePlane(state, plane_size, index, plane, PmCost(views, params, x, y, ray, plane));
+  PmStorePlane(state, plane_size, index, plane, PmCost(views, params, window, ray, plane));
 }
 
 // ---- one pixel's update in a red-black sweep ----
@@ -341,8 +385,10 @@ PROJ_HOST_DEVICE inline PmPlane PmPerturbNormal(const PmPlane& plane, const floa
 // Updates pixel (x, y) in sweep `sweep` (>= 1): propagation from the other colour's pixels,
 // then random refinement. Reads only pixels of the other colour besides its own, so all pixels
 // of one colour update in any order, in parallel, with the same result.
+template <typename Window = PmLiveWindow>
 PROJ_HOST_DEVICE inline void PmUpdatePixel(const PmViews& views, const PmParams& params, const PmState& state, int x,
                                            int y, int sweep) {
+  const Window window(views, params, x, y);
   const int width = views.reference.width, height = views.reference.height, plane_size = width * height;
   const int index = y * width + x;
   float ray[3];
@@ -350,7 +396,7 @@ PROJ_HOST_DEVICE inline void PmUpdatePixel(const PmViews& views, const PmParams&
   PmPlane best = PmLoadPlane(state, plane_size, index);
   float best_cost = state.cost[index];
   auto consider = [&](const PmPlane& candidate) {
-    const float c = PmCost(views, params, x, y, ray, candidate);
+    const float c = PmCost(views, params, window, ray, candidate);
     if (c < best_cost) {
       best_cost = c;
       best = candidate;

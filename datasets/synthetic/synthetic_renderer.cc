@@ -175,27 +175,37 @@ Image RenderView(const SyntheticWorld& world, const StrechaCamera& camera, int s
 }
 
 FloatRaster RenderDepth(const SyntheticWorld& world, const StrechaCamera& camera, int num_threads,
-                        const ImagePlanePoint& image_plane) {
+                        const ImagePlanePoint& image_plane, FloatRaster* normals) {
   PROJ_REQUIRE(camera.width > 0 && camera.height > 0, "synthetic depth: bad image size");
   const ViewRays view(camera);
   const BoxCulling culling(world, camera);  // valid for the pinhole rays only
   FloatRaster depth(camera.width, camera.height, 1);
+  if (normals) *normals = FloatRaster(camera.width, camera.height, 3);
   ParallelFor(0, camera.height, num_threads, [&](int y, int /*worker*/) {
     std::vector<int> row, boxes;
     culling.Row(y, &row);
     for (int x = 0; x < camera.width; ++x) {
       const double u = x + 0.5, v = y + 0.5;
       SurfaceHit hit;
+      Ray ray;
       if (image_plane) {
         // Direction of unit camera-frame depth, so t is the depth; every box is tested.
         const Eigen::Vector2d point = image_plane(u, v);
-        const Ray ray{camera.C, camera.R * Eigen::Vector3d(point.x(), point.y(), 1)};
-        if (world.Intersect(ray, &hit)) depth.At(x, y) = static_cast<float>(hit.t);
+        ray = Ray{camera.C, camera.R * Eigen::Vector3d(point.x(), point.y(), 1)};
+        if (!world.Intersect(ray, &hit)) continue;
+        depth.At(x, y) = static_cast<float>(hit.t);
       } else {
         culling.Pixel(row, x, &boxes);
-        if (world.Intersect(view.At(u, v), &hit, boxes.data(), static_cast<int>(boxes.size()))) {
-          depth.At(x, y) = static_cast<float>(view.Depth(hit.t, u, v));
-        }
+        ray = view.At(u, v);
+        if (!world.Intersect(ray, &hit, boxes.data(), static_cast<int>(boxes.size()))) continue;
+        depth.At(x, y) = static_cast<float>(view.Depth(hit.t, u, v));
+      }
+      if (normals) {
+        // In the camera frame, turned towards the camera (free-standing walls show both sides).
+        Eigen::Vector3d normal = world.surfaces()[hit.surface].normal;
+        if (normal.dot(ray.direction) > 0) normal = -normal;
+        normal = camera.R.transpose() * normal;
+        for (int c = 0; c < 3; ++c) normals->At(x, y, c) = static_cast<float>(normal[c]);
       }
     }
   });

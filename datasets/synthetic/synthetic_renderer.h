@@ -40,8 +40,10 @@ using ImagePlanePoint = std::function<Eigen::Vector2d(double u, double v)>;
 // first surface hit by the ray through the pixel centre (x + 0.5, y + 0.5), 0 where the ray
 // meets nothing (sky). With `image_plane` null the ray is PixelRay's (pinhole, off-screen
 // boxes culled as RenderView does); otherwise it goes through image_plane(u, v). A separate
-// pass: RenderView's colours do not depend on it.
+// pass: RenderView's colours do not depend on it. `normals`, when not null, receives the true
+// normal map (three channels, as mvs/normal_map.h): the unit normal of the surface hit, in
+// the camera frame and facing the camera, (0, 0, 0) for the sky.
 FloatRaster RenderDepth(const SyntheticWorld& world, const StrechaCamera& camera, int num_threads,
-                        const ImagePlanePoint& image_plane = nullptr);
+                        const ImagePlanePoint& image_plane = nullptr, FloatRaster* normals = nullptr);
 
 }  // namespace proj::synthetic

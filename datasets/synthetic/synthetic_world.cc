@@ -95,6 +95,22 @@ bool SyntheticWorld::InsideAnyBox(const Eigen::Vector3d& point) const {
   return false;
 }
 
+double SyntheticWorld::DistanceToSurfaces(const Eigen::Vector3d& point, int* surface) const {
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < surfaces_.size(); ++i) {
+    const Surface& rectangle = surfaces_[i];
+    const Eigen::Vector3d offset = point - rectangle.origin;
+    const double a = std::clamp(offset.dot(rectangle.u_axis), 0.0, rectangle.u_extent_m);
+    const double b = std::clamp(offset.dot(rectangle.v_axis), 0.0, rectangle.v_extent_m);
+    const double distance = (offset - a * rectangle.u_axis - b * rectangle.v_axis).norm();
+    if (distance < best) {
+      best = distance;
+      if (surface) *surface = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
 bool SyntheticWorld::Intersect(const Ray& ray, SurfaceHit* hit, const int* box_subset,
                                int box_subset_size) const {
   const Eigen::Vector3d& o = ray.origin;

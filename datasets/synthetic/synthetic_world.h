@@ -90,6 +90,10 @@ class SyntheticWorld {
   static Eigen::Vector3d Center() { return Eigen::Vector3d(0, 0, 0.8); }
   // True if the point lies strictly inside a box (cameras must not).
   bool InsideAnyBox(const Eigen::Vector3d& point) const;
+  // Distance from `point` to the nearest rectangle of surfaces() (its index in `surface` when
+  // not null), from the rectangles themselves, not through the ray caster: ground truth for
+  // points a reconstruction puts on the surfaces.
+  double DistanceToSurfaces(const Eigen::Vector3d& point, int* surface = nullptr) const;
 
  private:
   friend SyntheticWorld BuildSyntheticWorld(const SyntheticWorldOptions&,

@@ -7,9 +7,11 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "core/parallel_for.h"
 #include "geometry/geodesy/utm_projection.h"
 #include "geometry/geodesy/vertical_datum.h"
 #include "io/atomic_file.h"
+#include "io/json_cursor.h"
 #include "io/json_string.h"
 #include "io/las_file.h"
 
@@ -28,13 +30,17 @@ std::string CrsName(const UtmZone& zone) {
 // allows; otherwise they stay in the frame's, and the outputs say so).
 class OutputHeights {
  public:
-  explicit OutputHeights(const EnuFrame& frame) : from_(frame.heights), datum_(frame.output_heights) {
+  // `warn`: log a warning when the grid is missing (once per output, not per thread).
+  explicit OutputHeights(const EnuFrame& frame, bool warn = true)
+      : from_(frame.heights), datum_(frame.output_heights) {
     if (datum_ == from_) return;
     converter_ = std::make_unique<HeightConverter>();
     if (!converter_->available()) {
-      PROJ_LOG(kWarning, MissingGeoidGridMessage() << ": georeferenced outputs give "
-                                                   << VerticalDatumName(from_) << "s, not "
-                                                   << VerticalDatumName(datum_) << "s as the photos");
+      if (warn) {
+        PROJ_LOG(kWarning, MissingGeoidGridMessage() << ": georeferenced outputs give "
+                                                     << VerticalDatumName(from_) << "s, not "
+                                                     << VerticalDatumName(datum_) << "s as the photos");
+      }
       datum_ = from_;
       converter_.reset();
     }
@@ -83,6 +89,59 @@ std::string CsvField(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+// The datum of georeference.json's text for it (VerticalDatumName).
+VerticalDatum DatumNamed(const std::string& name, JsonCursor* cursor) {
+  for (VerticalDatum datum : {VerticalDatum::kEllipsoid, VerticalDatum::kEgm96}) {
+    if (VerticalDatumName(datum) == name) return datum;
+  }
+  cursor->Fail("unknown height datum \"" + name + "\"");
+}
+
+// ENU positions to the LAS file's CRS (UTM zone of the origin, heights in the fixes'
+// datum). One per thread: the PROJ contexts inside are not thread-safe.
+struct LasPointConverter {
+  LasPointConverter(const EnuFrame& frame, bool warn) : enu(frame), utm(ZoneOfOrigin(frame)), heights(frame, warn) {}
+  Eigen::Vector3d Convert(const Eigen::Vector3d& position_enu) const {
+    return utm.FromWgs84(heights.Of(enu.Wgs84FromEnu(position_enu)));
+  }
+  LocalEnuConverter enu;
+  UtmProjection utm;
+  OutputHeights heights;
+};
+
+// The points as a LAS file, for both kinds of point arrays (the sparse model's doubles, dense
+// floats). Conversions take about a microsecond a point: dense clouds are converted in chunks
+// on all threads.
+template <typename Position, typename Color>
+void WritePointsLas(const EnuFrame& frame, const std::vector<Position>& positions_enu,
+                    const std::vector<Color>& colors, const std::string& system_identifier,
+                    const std::string& path) {
+  PROJ_REQUIRE(positions_enu.size() == colors.size(), "'" << path << "': " << positions_enu.size()
+                                                          << " points and " << colors.size() << " colours");
+  const LasPointConverter first(frame, /*warn=*/true);
+  LasPointCloud cloud;
+  cloud.epsg = first.utm.zone().Epsg();
+  cloud.crs_name = CrsName(first.utm.zone());
+  cloud.vertical_epsg = VerticalDatumEpsg(first.heights.datum());
+  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(first.heights.datum());
+  cloud.system_identifier = system_identifier;
+  const size_t count = positions_enu.size();
+  cloud.positions.resize(count);
+  cloud.colors.reserve(count);
+  for (const Color& color : colors) cloud.colors.push_back({color[0], color[1], color[2]});
+  constexpr size_t kChunk = 1 << 16;
+  const int chunks = static_cast<int>((count + kChunk - 1) / kChunk);
+  std::vector<std::unique_ptr<LasPointConverter>> converters(ResolveNumThreads(0));
+  ParallelFor(0, chunks, 0, [&](int chunk, int worker) {
+    if (worker > 0 && !converters[worker]) converters[worker] = std::make_unique<LasPointConverter>(frame, false);
+    const LasPointConverter& converter = worker > 0 ? *converters[worker] : first;
+    for (size_t i = chunk * kChunk; i < std::min(count, (chunk + 1) * kChunk); ++i) {
+      cloud.positions[i] = converter.Convert(positions_enu[i].template cast<double>());
+    }
+  });
+  WriteLasFile(path, cloud);
 }
 
 }  // namespace
@@ -163,20 +222,27 @@ void WriteGeoreferenceJson(const ReconstructionResult& result, const std::string
 
 void WriteGeoreferencedLas(const ReconstructionResult& result, const std::string& path) {
   PROJ_CHECK(IsGeoreferenced(result), "WriteGeoreferencedLas: the model is not georeferenced");
-  const LocalEnuConverter enu(*result.enu_frame);
-  const UtmProjection utm(ZoneOfOrigin(*result.enu_frame));
-  const OutputHeights heights(*result.enu_frame);
-  LasPointCloud cloud;
-  cloud.epsg = utm.zone().Epsg();
-  cloud.crs_name = CrsName(utm.zone());
-  cloud.vertical_epsg = VerticalDatumEpsg(heights.datum());
-  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(heights.datum());
-  cloud.system_identifier = "sfm sparse model";
+  std::vector<Eigen::Vector3d> positions;
+  std::vector<Eigen::Matrix<uint8_t, 3, 1>> colors;
+  positions.reserve(result.scene.points.size());
+  colors.reserve(result.scene.points.size());
   for (const auto& [id, point] : result.scene.points) {
-    cloud.positions.push_back(utm.FromWgs84(heights.Of(enu.Wgs84FromEnu(point.position))));
-    cloud.colors.push_back(point.color);
+    positions.push_back(point.position);
+    colors.push_back(point.color);
   }
-  WriteLasFile(path, cloud);
+  WriteGeoreferencedPointsLas(*result.enu_frame, positions, colors, "sfm sparse model", path);
+}
+
+void WriteGeoreferencedPointsLas(const EnuFrame& frame, const std::vector<Eigen::Vector3d>& positions_enu,
+                                 const std::vector<Eigen::Matrix<uint8_t, 3, 1>>& colors,
+                                 const std::string& system_identifier, const std::string& path) {
+  WritePointsLas(frame, positions_enu, colors, system_identifier, path);
+}
+
+void WriteGeoreferencedPointsLas(const EnuFrame& frame, const std::vector<Eigen::Vector3f>& positions_enu,
+                                 const std::vector<Rgb8>& colors, const std::string& system_identifier,
+                                 const std::string& path) {
+  WritePointsLas(frame, positions_enu, colors, system_identifier, path);
 }
 
 void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path) {
@@ -223,6 +289,61 @@ void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path
       out << "\n";
     }
   });
+}
+
+std::optional<EnuFrame> ReadEnuFrameFromGeoreferenceJson(const std::string& path) {
+  JsonCursor cursor = JsonCursor::FromFile(path, "a georeference.json file");
+  std::optional<bool> georeferenced;
+  bool have_origin = false, have_output_datum = false, fixes_datum_imposed = false;
+  EnuFrame frame;
+  cursor.Expect('{');
+  do {
+    const std::string key = cursor.String();
+    cursor.Expect(':');
+    if (key == "georeferenced") {
+      georeferenced = cursor.Boolean();
+    } else if (key == "enu_origin_wgs84") {
+      int fields = 0;
+      cursor.Expect('{');
+      do {
+        const std::string field = cursor.String();
+        cursor.Expect(':');
+        if (field == "latitude_deg") {
+          frame.ref_latitude_deg = cursor.Number();
+        } else if (field == "longitude_deg") {
+          frame.ref_longitude_deg = cursor.Number();
+        } else if (field == "altitude_m") {
+          frame.ref_altitude_m = cursor.Number();
+        } else if (field == "height_datum") {
+          frame.heights = DatumNamed(cursor.String(), &cursor);
+        } else {
+          cursor.SkipValue();
+          continue;
+        }
+        ++fields;
+      } while (cursor.Accept(','));
+      cursor.Expect('}');
+      if (fields != 4) cursor.Fail("enu_origin_wgs84 lacks a field");
+      have_origin = true;
+    } else if (key == "gps_altitude_datum") {
+      frame.output_heights = DatumNamed(cursor.String(), &cursor);
+      have_output_datum = true;
+    } else if (key == "gps_altitude_datum_from") {
+      fixes_datum_imposed = cursor.String() == "--gps-altitude-datum";
+    } else {
+      cursor.SkipValue();
+    }
+  } while (cursor.Accept(','));
+  cursor.Expect('}');
+  cursor.ExpectEnd();
+  if (!georeferenced) cursor.Fail("no \"georeferenced\" key");
+  if (!*georeferenced) return std::nullopt;
+  if (!have_origin || !have_output_datum) cursor.Fail("no enu_origin_wgs84 or gps_altitude_datum");
+  // An imposed datum was every fix's, hence the outputs'.
+  if (fixes_datum_imposed) frame.fixes_datum = frame.output_heights;
+  PROJ_REQUIRE(IsValidWgs84({frame.ref_latitude_deg, frame.ref_longitude_deg, frame.ref_altitude_m}),
+               "'" << path << "': the ENU origin is not a valid WGS84 position");
+  return frame;
 }
 
 }  // namespace proj

@@ -16,19 +16,6 @@ namespace {
 
 using synthetic::SyntheticWorld;
 
-// Distance from `point` to the nearest textured rectangle of the world, evaluated from the
-// rectangles themselves (not through the ray caster).
-double DistanceToSurfaces(const SyntheticWorld& world, const Eigen::Vector3d& point) {
-  double best = INFINITY;
-  for (const synthetic::Surface& surface : world.surfaces()) {
-    const Eigen::Vector3d offset = point - surface.origin;
-    const double a = std::clamp(offset.dot(surface.u_axis), 0.0, surface.u_extent_m);
-    const double b = std::clamp(offset.dot(surface.v_axis), 0.0, surface.v_extent_m);
-    best = std::min(best, (offset - a * surface.u_axis - b * surface.v_axis).norm());
-  }
-  return best;
-}
-
 // 320x240 camera 1.5 m above the ground, looking along +y and 20 degrees up: ground, boxes,
 // enclosure and sky in one view.
 StrechaCamera UpwardCamera() {
@@ -72,12 +59,44 @@ TEST(SyntheticDepth, DepthPutsEachPixelOnTheFirstSurfaceItsRayMeets) {
       ASSERT_TRUE(camera.Project(point, &uv));
       EXPECT_LT((uv - Eigen::Vector2d(u, v)).norm(), 1e-6) << x << "," << y;
       // On a surface (float depth: ~1e-7 relative) and at the ray's first hit.
-      EXPECT_LT(DistanceToSurfaces(world, point), 1e-5 * d) << x << "," << y;
+      EXPECT_LT(world.DistanceToSurfaces(point), 1e-5 * d) << x << "," << y;
       EXPECT_NEAR(d, hit.t, 1e-6 * hit.t) << x << "," << y;
     }
   }
   EXPECT_GT(sky, 100);
   EXPECT_GT(surface, 1000);
+}
+
+// The true normal map beside the depth: the unit normal of the surface each ray meets, in
+// the camera frame, facing the camera; zero for the sky.
+TEST(SyntheticDepth, NormalsAreTheSurfacesFacingTheCamera) {
+  const SyntheticWorld& world = testing::DefaultSyntheticWorld();
+  const StrechaCamera camera = UpwardCamera();
+  FloatRaster normals;
+  const FloatRaster depth = synthetic::RenderDepth(world, camera, 0, nullptr, &normals);
+  EXPECT_EQ(depth.data, synthetic::RenderDepth(world, camera, 0).data);
+  ASSERT_EQ(normals.channels, 3);
+  ASSERT_EQ(normals.width, camera.width);
+  const Eigen::Matrix3d k_inverse = camera.K.inverse();
+  int checked = 0;
+  for (int y = 0; y < camera.height; y += 3) {
+    for (int x = 0; x < camera.width; x += 3) {
+      const Eigen::Vector3d normal(normals.At(x, y, 0), normals.At(x, y, 1), normals.At(x, y, 2));
+      if (depth.At(x, y) == 0) {
+        EXPECT_EQ(normal, Eigen::Vector3d::Zero());
+        continue;
+      }
+      ++checked;
+      const Eigen::Vector3d ray = k_inverse * Eigen::Vector3d(x + 0.5, y + 0.5, 1);
+      int surface = -1;
+      world.DistanceToSurfaces(camera.C + depth.At(x, y) * camera.R * ray, &surface);
+      EXPECT_NEAR(normal.norm(), 1.0, 1e-6);
+      EXPECT_LT(normal.dot(ray), 0) << x << "," << y;
+      EXPECT_NEAR(std::abs(normal.dot(camera.R.transpose() * world.surfaces()[surface].normal)), 1.0, 1e-6)
+          << x << "," << y;
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }
 
 TEST(SyntheticDepth, DistortedStreetDepthFollowsTheBentRays) {
@@ -105,7 +124,7 @@ TEST(SyntheticDepth, DistortedStreetDepthFollowsTheBentRays) {
       const Eigen::Vector2d pixel = f * xn * (1 + options.radial_k1 * xn.squaredNorm()) + Eigen::Vector2d(cx, cy);
       EXPECT_LT((pixel - Eigen::Vector2d(x + 0.5, y + 0.5)).norm(), 1e-6) << x << "," << y;
       EXPECT_NEAR(in_camera.z(), d, 1e-9 * d);
-      EXPECT_LT(DistanceToSurfaces(world, point), 1e-5 * d) << x << "," << y;
+      EXPECT_LT(world.DistanceToSurfaces(point), 1e-5 * d) << x << "," << y;
     }
   }
   EXPECT_GT(checked, 1000);

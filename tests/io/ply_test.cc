@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "core/check.h"
@@ -104,6 +105,49 @@ TEST(Ply, ReadsAsciiWithOtherElements) {
   EXPECT_EQ(mesh.colors[2], (Rgb8{0, 0, 255}));
   ASSERT_EQ(mesh.faces.size(), 1u);
   EXPECT_EQ(mesh.faces[0], (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(mesh.normals.empty());  // nx without ny and nz is just another property
+}
+
+// Normals (a dense cloud's points.ply) after the position, before the colour, as MeshLab and
+// CloudCompare expect; files larger than the writer's 1 MiB chunks; a mesh without normals
+// is written as before.
+TEST(Ply, NormalsRoundTrip) {
+  const std::string dir = testing::MakeTempDir("ply_normals");
+  std::vector<Eigen::Vector3f> points, normals;
+  std::vector<Rgb8> colors;
+  for (int i = 0; i < 100000; ++i) {
+    points.emplace_back(0.5f * i, -1.25f * i, 1e-3f * i);
+    normals.push_back(Eigen::Vector3f(std::sin(1e-3f * i), std::cos(1e-3f * i), 0.1f).normalized());
+    colors.push_back({static_cast<uint8_t>(i % 256), 9, static_cast<uint8_t>(i / 256 % 256)});
+  }
+  const std::string path = dir + "/dense.ply";
+  WritePointCloudPly(path, points, colors, normals);
+  std::ifstream stream(path, std::ios::binary);
+  std::string header(400, '\0');
+  stream.read(&header[0], 400);
+  EXPECT_THAT(header, HasSubstr("element vertex 100000\nproperty float x\nproperty float y\nproperty float z\n"
+                                "property float nx\nproperty float ny\nproperty float nz\n"
+                                "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n"));
+  const PlyMesh mesh = ReadPly(path);
+  EXPECT_EQ(mesh.positions, points);
+  EXPECT_EQ(mesh.normals, normals);
+  EXPECT_EQ(mesh.colors, colors);
+
+  // Without colours, through WritePly; ASCII files with normals are read too.
+  PlyMesh without_colors;
+  without_colors.positions = {points[0], points[1]};
+  without_colors.normals = {normals[0], normals[1]};
+  WritePly(dir + "/no_colors.ply", without_colors);
+  const PlyMesh read = ReadPly(dir + "/no_colors.ply");
+  EXPECT_EQ(read.normals, without_colors.normals);
+  EXPECT_TRUE(read.colors.empty());
+  std::ofstream(dir + "/ascii.ply") << "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                                       "property float y\nproperty float z\nproperty float nx\n"
+                                       "property float ny\nproperty float nz\nend_header\n1 2 3 0 0.6 0.8\n";
+  EXPECT_EQ(ReadPly(dir + "/ascii.ply").normals, (std::vector<Eigen::Vector3f>{{0, 0.6f, 0.8f}}));
+  WritePointCloudPly(dir + "/plain.ply", points, colors);
+  EXPECT_TRUE(ReadPly(dir + "/plain.ply").normals.empty());
+  EXPECT_THROW(WritePointCloudPly(dir + "/bad.ply", points, colors, {normals[0]}), InputError);
 }
 
 TEST(Ply, BadInputs) {

@@ -19,12 +19,19 @@ struct SyntheticStereoSet {
   std::vector<mvs::DepthMap> true_depths;
 };
 
+// A synthetic camera (pinhole, no distortion) as dense stereo sees it.
+inline mvs::ViewGeometry ViewGeometryOf(const StrechaCamera& camera) {
+  mvs::ViewGeometry geometry;
+  geometry.camera = {camera.width, camera.height, camera.K(0, 0), camera.K(1, 1), camera.K(0, 2), camera.K(1, 2)};
+  geometry.rotation = camera.CamFromWorldRotation();
+  geometry.translation = camera.CamFromWorldTranslation();
+  return geometry;
+}
+
 inline mvs::DenseView DenseViewOf(const std::string& name, const StrechaCamera& camera, const Image& image) {
   mvs::DenseView out;
   out.name = name;
-  out.geometry.camera = {camera.width, camera.height, camera.K(0, 0), camera.K(1, 1), camera.K(0, 2), camera.K(1, 2)};
-  out.geometry.rotation = camera.CamFromWorldRotation();
-  out.geometry.translation = camera.CamFromWorldTranslation();
+  out.geometry = ViewGeometryOf(camera);
   out.colour = image;
   out.grey.resize(static_cast<size_t>(camera.width) * camera.height);
   for (size_t i = 0; i < out.grey.size(); ++i) {

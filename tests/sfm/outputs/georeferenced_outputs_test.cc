@@ -4,6 +4,7 @@
 #include "sfm/outputs/georeferenced_outputs.h"
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -151,6 +152,93 @@ TEST(GeoreferencedOutputs, HeightsAboveSeaLevelWhenTheFixesWere) {
   for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
   const double up = std::stod(fields[5]);
   EXPECT_NEAR(std::stod(fields[8]), 180.0 + up - undulation, 0.01);
+}
+
+// A later command (sfm dense) reads the frame back from georeference.json and writes its
+// points as points.las was written: same CRS, same coordinates for the same points.
+TEST(GeoreferencedOutputs, FrameReadBackWritesPointsAsTheModelsLas) {
+  const ReconstructionResult result = GeoreferencedResult();
+  const std::string dir = testing::MakeTempDir("georeference_read_back");
+  WriteReconstructionOutputs(result, RunDescription{"/data/drone", "cpu", "sfm reconstruct"}, dir);
+  const std::optional<EnuFrame> frame = ReadEnuFrameFromGeoreferenceJson(dir + "/georeference.json");
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_EQ(frame->ref_latitude_deg, 46.84);
+  EXPECT_EQ(frame->ref_longitude_deg, -92.0);
+  EXPECT_EQ(frame->ref_altitude_m, 180.0);
+  EXPECT_EQ(frame->heights, VerticalDatum::kEllipsoid);
+  EXPECT_EQ(frame->output_heights, VerticalDatum::kEllipsoid);
+  EXPECT_FALSE(frame->fixes_datum.has_value());
+
+  // The model's points as a dense cloud would give them: floats, Rgb8 colours.
+  std::vector<Eigen::Vector3f> positions;
+  std::vector<Rgb8> colors;
+  for (const auto& [id, point] : result.scene.points) {
+    positions.push_back(point.position.cast<float>());
+    colors.push_back({point.color[0], point.color[1], point.color[2]});
+  }
+  WriteGeoreferencedPointsLas(*frame, positions, colors, "sfm dense cloud", dir + "/dense.las");
+  const LasPointCloud sparse = ReadLasFile(dir + "/points.las");
+  const LasPointCloud dense = ReadLasFile(dir + "/dense.las");
+  EXPECT_EQ(dense.epsg, sparse.epsg);
+  EXPECT_EQ(dense.vertical_epsg, sparse.vertical_epsg);
+  EXPECT_EQ(dense.crs_name, sparse.crs_name);
+  EXPECT_EQ(dense.system_identifier, "sfm dense cloud");
+  ASSERT_EQ(dense.positions.size(), sparse.positions.size());
+  for (size_t i = 0; i < dense.positions.size(); ++i) {
+    EXPECT_LT((dense.positions[i] - sparse.positions[i]).norm(), 0.002);  // the 1 mm grid, float input
+    EXPECT_EQ(dense.colors[i], sparse.colors[i]);
+  }
+  EXPECT_THROW(WriteGeoreferencedPointsLas(*frame, positions, {}, "x", dir + "/bad.las"), InputError);
+}
+
+TEST(GeoreferencedOutputs, FrameReadBackKeepsTheDatums) {
+  ReconstructionResult result = GeoreferencedResult();
+  result.enu_frame = EnuFrame{-33.8712345678901, 151.2098765432109, 42.125};
+  result.enu_frame->heights = VerticalDatum::kEgm96;  // as when the geoid grid is missing
+  result.enu_frame->output_heights = VerticalDatum::kEgm96;
+  result.enu_frame->fixes_datum = VerticalDatum::kEgm96;
+  const std::string dir = testing::MakeTempDir("georeference_datums");
+  WriteGeoreferenceJson(result, dir + "/georeference.json");
+  const std::optional<EnuFrame> frame = ReadEnuFrameFromGeoreferenceJson(dir + "/georeference.json");
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_NEAR(frame->ref_latitude_deg, -33.8712345678901, 1e-10);  // 12 digits: 10 micrometres
+  EXPECT_NEAR(frame->ref_longitude_deg, 151.2098765432109, 1e-9);
+  EXPECT_EQ(frame->ref_altitude_m, 42.125);
+  EXPECT_EQ(frame->heights, VerticalDatum::kEgm96);
+  EXPECT_EQ(frame->output_heights, VerticalDatum::kEgm96);
+  EXPECT_EQ(frame->fixes_datum, VerticalDatum::kEgm96);
+}
+
+TEST(GeoreferencedOutputs, FrameReadBackOfNoOrABadFile) {
+  const std::string dir = testing::MakeTempDir("georeference_bad");
+  // A model without GPS: its report's object says so.
+  ReconstructionResult result = GeoreferencedResult();
+  result.enu_frame.reset();
+  {
+    std::ofstream out(dir + "/none.json");
+    WriteGeoreferenceObject(result, "", out);
+  }
+  EXPECT_FALSE(ReadEnuFrameFromGeoreferenceJson(dir + "/none.json").has_value());
+  const std::string path = dir + "/georeference.json";
+  for (const char* text : {"", "{\"georeferenced\": true}", "{\"georeferenced\": tru}",
+                           "{\"georeferenced\": true, \"enu_origin_wgs84\": {\"latitude_deg\": 1}, "
+                           "\"gps_altitude_datum\": \"EGM96 height\"}",
+                           "{\"georeferenced\": true, \"enu_origin_wgs84\": {\"latitude_deg\": 1, "
+                           "\"longitude_deg\": 2, \"altitude_m\": 3, \"height_datum\": \"feet\"}, "
+                           "\"gps_altitude_datum\": \"EGM96 height\"}",
+                           "{\"georeferenced\": true, \"enu_origin_wgs84\": {\"latitude_deg\": 91, "
+                           "\"longitude_deg\": 2, \"altitude_m\": 3, \"height_datum\": \"EGM96 height\"}, "
+                           "\"gps_altitude_datum\": \"EGM96 height\"}",
+                           "{\"georeferenced\": false} trailing"}) {
+    std::ofstream(path) << text;
+    try {
+      ReadEnuFrameFromGeoreferenceJson(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& error) {
+      EXPECT_THAT(error.what(), HasSubstr(path));
+    }
+  }
+  EXPECT_THROW(ReadEnuFrameFromGeoreferenceJson(dir + "/absent.json"), InputError);
 }
 
 TEST(GeoreferencedOutputs, ModelWithoutGpsSaysSoAndWritesNone) {
