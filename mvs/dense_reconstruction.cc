@@ -79,7 +79,8 @@ DenseSummary ReconstructDense(const Scene& scene, const ImageSource& images, con
   std::vector<int> with_maps = plan.reused;
   with_maps.insert(with_maps.end(), run.computed.begin(), run.computed.end());
   std::sort(with_maps.begin(), with_maps.end());
-  const DenseFusionSummary fusion = FuseDenseCloud(undistortion.pinhole, workspace, with_maps, options);
+  const DenseFusionSummary fusion =
+      FuseDenseCloud(undistortion.pinhole, workspace, with_maps, plan.sources, options);
   summary.num_points = fusion.num_points;
   summary.fusion_seconds = step.ElapsedSeconds();
   summary.total_seconds = total.ElapsedSeconds();

@@ -60,6 +60,7 @@ DepthMapPlan PlanDepthMaps(const Scene& pinhole, const std::vector<uint64_t>& im
                            const DenseWorkspace& workspace, const DenseOptions& options, const ResumeRecord& record) {
   const std::vector<std::vector<int>> sources = SelectSourceViews(pinhole, options.sources);
   DepthMapPlan plan;
+  plan.sources.resize(pinhole.images.size());
   for (size_t id = 0; id < pinhole.images.size(); ++id) {
     const SceneImage& image = pinhole.images[id];
     if (!image.registered) continue;
@@ -85,6 +86,7 @@ DepthMapPlan PlanDepthMaps(const Scene& pinhole, const std::vector<uint64_t>& im
       PROJ_LOG(kDebug, "dense: '" << image.name << "': sources " << names << "; depths " << range->min << " to "
                                   << range->max << "; " << task.seeds.size() << " seeds");
     }
+    plan.sources[id] = task.source_ids;
     if (record.Get(ResumeKind::kPhotometricMaps, image.name) == task.inputs_hash &&
         MapsAreThere(workspace, image.name, PinholeCameraOf(pinhole.cameras[image.camera_id]))) {
       plan.reused.push_back(image_id);

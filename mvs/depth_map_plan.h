@@ -27,6 +27,9 @@ struct DepthMapPlan {
   std::vector<DepthMapTask> to_compute;    // in image id order
   std::vector<int> reused;                 // image ids whose maps of an earlier run are kept
   std::vector<SkippedDenseImage> skipped;  // no source image, or no depth range
+  // By image id: the source images of each image with a depth map (computed or reused),
+  // best first; empty for the others. What the filter checks a map against and fusion merges.
+  std::vector<std::vector<int>> sources;
 };
 
 // `image_hashes`: of each undistorted image, by image id (mvs/dense_undistortion.h). An
