@@ -13,6 +13,8 @@ void DenseOptions::Check() const {
   sources.Check();
   depth_range.Check();
   patch_match.Check();
+  filter.Check();
+  fusion.Check();
   gpus.Check();
   PROJ_REQUIRE(num_threads >= 0, "the number of threads must be >= 0 (0 = all cores), not " << num_threads);
   PROJ_REQUIRE(cache_size_mb >= 1, "the dense image cache must be >= 1 MiB, not " << cache_size_mb);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include "core/compute_device.h"
+#include "mvs/fusion.h"
+#include "mvs/geometric_filter.h"
 #include "mvs/patch_match_options.h"
 #include "mvs/source_view_selection.h"
 
@@ -20,6 +22,8 @@ struct DenseOptions {
   SourceViewOptions sources;  // max_num_sources (--dense-num-sources) at most kMaxPatchMatchSources
   DepthRangeOptions depth_range;
   PatchMatchOptions patch_match;
+  GeometricFilterOptions filter;
+  FusionOptions fusion;
   ComputeDevice device = ComputeDevice::kAuto;
   GpuSelection gpus;  // depth maps spread over these GPUs, one image per GPU at a time
   int num_threads = 0;  // CPU threads (undistortion; PatchMatch on the CPU); 0 = all

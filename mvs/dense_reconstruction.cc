@@ -79,9 +79,11 @@ DenseSummary ReconstructDense(const Scene& scene, const ImageSource& images, con
   std::vector<int> with_maps = plan.reused;
   with_maps.insert(with_maps.end(), run.computed.begin(), run.computed.end());
   std::sort(with_maps.begin(), with_maps.end());
-  const DenseFusionSummary fusion =
-      FuseDenseCloud(undistortion.pinhole, workspace, with_maps, plan.sources, options);
+  DenseFusionSummary fusion;
+  summary.cloud = FuseDenseCloud(undistortion.pinhole, workspace, with_maps, plan.sources, options, &fusion);
   summary.num_points = fusion.num_points;
+  summary.num_pixels_with_depth = fusion.num_pixels_with_depth;
+  summary.num_pixels_kept = fusion.num_pixels_kept;
   summary.fusion_seconds = step.ElapsedSeconds();
   summary.total_seconds = total.ElapsedSeconds();
   return summary;

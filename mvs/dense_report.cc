@@ -21,6 +21,8 @@ void WriteDenseSummaryJson(const DenseSummary& summary, const std::string& inden
   out << inner << "\"gpu_failures\": " << summary.num_gpu_failures << ",\n";
   out << inner << "\"seconds_per_depth_map_median\": " << summary.depth_map_seconds_median << ",\n";
   out << inner << "\"depth_map_seconds_total\": " << summary.depth_map_seconds_total << ",\n";
+  out << inner << "\"pixels_with_depth\": " << summary.num_pixels_with_depth << ",\n";
+  out << inner << "\"pixels_kept_by_filter\": " << summary.num_pixels_kept << ",\n";
   out << inner << "\"points\": " << summary.num_points << ",\n";
   out << inner << "\"stage_seconds\": {\"undistort\": " << summary.undistort_seconds
       << ", \"depth_maps\": " << summary.depth_maps_seconds << ", \"fusion\": " << summary.fusion_seconds

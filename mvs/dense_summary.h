@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "mvs/dense_cloud.h"
+
 namespace proj::mvs {
 
 struct SkippedDenseImage {
@@ -28,6 +30,11 @@ struct DenseSummary {
   double depth_map_seconds_median = 0;  // of the depth maps computed in this run (PatchMatch)
   double depth_map_seconds_total = 0;
   long long num_points = 0;  // of the fused cloud (0 until fusion runs)
+  long long num_pixels_with_depth = 0;  // in the photometric maps
+  long long num_pixels_kept = 0;        // by the geometric filter
+  // The fused cloud (OUT/dense/points.ply), in the model's frame, for the outputs written
+  // above mvs (the georeferenced points.las, the report page).
+  DenseCloud cloud;
   double undistort_seconds = 0;
   double depth_maps_seconds = 0;  // the depth-map step, loading and writing included
   double fusion_seconds = 0;

@@ -35,7 +35,7 @@ namespace proj::mvs {
 struct GeometricFilterOptions {
   // Source views that must agree; clamped to the number of source views given (an image with
   // a single source view needs that one). An image with no source view keeps nothing.
-  int min_consistent_views = 2;
+  int min_consistent_views = 1;  // fusion then asks for 3 views (FusionOptions::min_views)
   double max_reprojection_px = 1.0;       // forward-backward error in the reference, pixels
   double max_relative_depth_diff = 0.01;  // |d_back - d| / d
   // Largest photometric cost kept, in PatchMatchResult::cost's unit ([0, 2], 1 - ZNCC):

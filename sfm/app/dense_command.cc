@@ -1,8 +1,9 @@
-// sfm dense MODEL_DIR -o OUT: depth maps (and, once fusion is wired, the dense cloud) of a
-// sparse model in OUT/dense (mvs/dense_reconstruction.h).
+// sfm dense MODEL_DIR -o OUT: depth maps and the dense cloud of a sparse model in OUT/dense
+// (mvs/dense_reconstruction.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "core/check.h"
 #include "core/logging.h"
@@ -14,6 +15,7 @@
 #include "sfm/app/dense_options.h"
 #include "sfm/app/model_images.h"
 #include "sfm/app/pipeline_options.h"
+#include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::app {
@@ -27,6 +29,16 @@ struct DenseArguments {
   mvs::DenseOptions options;
 };
 
+// The georeference of the run that wrote the model (OUT/georeference.json beside OUT/model), so
+// the dense cloud's points.las is in the same CRS and heights as the sparse points.las; none
+// when the model was not georeferenced or did not come from sfm reconstruct.
+std::optional<EnuFrame> GeoreferenceOfModel(const std::string& model_dir) {
+  const std::filesystem::path path =
+      std::filesystem::absolute(model_dir).lexically_normal().parent_path() / "georeference.json";
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return ReadEnuFrameFromGeoreferenceJson(path.string());
+}
+
 int Run(DenseArguments args) {
   args.options.gpus = ParseGpuSelection(args.gpus);
   args.options.Check();
@@ -38,7 +50,12 @@ int Run(DenseArguments args) {
   const ImageSource images = ModelImageSource(args.model_dir, args.image_path);
   EnsureWritableDirectory(args.out_dir);  // fail before the work, not after
   const mvs::DenseWorkspace workspace((std::filesystem::path(args.out_dir) / "dense").string());
+  const std::optional<EnuFrame> georeference = GeoreferenceOfModel(args.model_dir);
   const mvs::DenseSummary summary = mvs::ReconstructDense(scene, images, workspace.root(), args.options);
+  if (georeference && !summary.cloud.positions.empty()) {
+    WriteGeoreferencedPointsLas(*georeference, summary.cloud.positions, summary.cloud.colors, "sfm dense cloud",
+                                workspace.PointsLasPath());
+  }
   mvs::WriteDenseReport(summary, workspace.ReportPath());
   std::cout << mvs::DenseSummaryLine(summary) << std::endl;
   if (summary.num_depth_maps_computed + summary.num_depth_maps_reused == 0) {
@@ -46,8 +63,8 @@ int Run(DenseArguments args) {
                                                         << workspace.ReportPath() << ")");
     return kExitNoModel;
   }
-  std::cout << "output: " << workspace.root() << "/stereo/ (depth, normal and cost maps), images/, sparse/, "
-            << "report.json" << std::endl;
+  std::cout << "output: " << workspace.PointsPlyPath() << (georeference ? ", points.las" : "")
+            << "; stereo/ (depth, normal and cost maps), images/, sparse/, report.json" << std::endl;
   return kExitSuccess;
 }
 
@@ -58,8 +75,9 @@ CommandRunner AddDenseCommand(CLI::App& app) {
   app.add_option("MODEL_DIR", args->model_dir, "COLMAP model folder, text or binary (OUT/model of sfm reconstruct)")
       ->required();
   app.add_option("-o,--output", args->out_dir,
-                 "Output folder: writes OUT/dense/ (COLMAP's dense layout: images/, sparse/, "
-                 "stereo/depth_maps/, stereo/normal_maps/, report.json)")
+                 "Output folder: writes OUT/dense/ (points.ply, points.las when the model is georeferenced, "
+                 "and COLMAP's dense layout: images/, sparse/, stereo/depth_maps/, stereo/normal_maps/, "
+                 "report.json)")
       ->required();
   app.add_option("--image-path", args->image_path,
                  "Folder of the model's images (default: the folders in MODEL_DIR/image_source.json)");
@@ -75,7 +93,12 @@ CommandRunner AddDenseCommand(CLI::App& app) {
   app.footer(
       "The model's images are undistorted to PINHOLE cameras, then each registered image gets a "
       "depth, normal and cost map by PatchMatch stereo against its best source images, written as "
-      "it completes (COLMAP's .bin format, so COLMAP's stereo_fusion reads them). Run the same "
+      "it completes (COLMAP's .bin format, so COLMAP's stereo_fusion reads them). Each map is then "
+      "filtered against its source images' maps (kept where at least two agree: the .geometric.bin "
+      "maps) and the maps are fused into OUT/dense/points.ply (points seen by at least three "
+      "images, with normals and colours); when the model comes from a georeferenced sfm "
+      "reconstruct run (OUT/georeference.json beside the model), points.las too, in the sparse "
+      "points.las's CRS. Run the same "
       "command again to resume: images and maps whose inputs did not change are kept "
       "(OUT/dense/resume.txt). Images that cannot be read or are not their camera's size are "
       "named and skipped.\n"

@@ -18,6 +18,21 @@ void AddDenseOptions(CLI::App& app, mvs::DenseOptions* options) {
   app.add_option("--dense-iterations", options->patch_match.num_iterations,
                  "PatchMatch red-black sweeps over each depth map (each updates every pixel once)")
       ->capture_default_str();
+  app.add_option("--dense-top-k", options->patch_match.top_k_views,
+                 "Source images whose matching costs are averaged into a depth hypothesis' cost (the "
+                 "best ones, so occluded images drop out)")
+      ->capture_default_str();
+  app.add_option("--dense-consistent-views", options->filter.min_consistent_views,
+                 "Source images whose depth maps must agree with a pixel's depth (forward-backward "
+                 "reprojection within 1 px and 1% in depth) for the filter to keep it")
+      ->capture_default_str();
+  app.add_option("--dense-min-views", options->fusion.min_views,
+                 "Images that must see a point, within 1% in depth, for fusion to keep it")
+      ->capture_default_str();
+  app.add_option("--dense-voxel-size", options->fusion.voxel_size,
+                 "Thin the dense cloud to one point per voxel of this edge, in the model's unit "
+                 "(metres when georeferenced); 0 = no thinning")
+      ->capture_default_str();
   app.add_option("--dense-cache-size", options->cache_size_mb,
                  "Decoded images kept for later depth maps, MiB (the images of the maps being "
                  "computed are held besides)")

@@ -9,7 +9,9 @@
 #include "core/timer.h"
 #include "cuda/device_selection.h"
 #include "mvs/dense_reconstruction.h"
+#include "mvs/dense_workspace.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/keypoint_colors.h"
 #include "sfm/outputs/report_json.h"
 #include "sfm/stages/input_stage.h"
@@ -60,6 +62,11 @@ void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, 
                    ReconstructionResult* result) {
   const std::string dense_root = (std::filesystem::path(out_dir) / "dense").string();
   result->dense = mvs::ReconstructDense(result->scene, result->images, dense_root, options);
+  if (IsGeoreferenced(*result)) {
+    const mvs::DenseCloud& cloud = result->dense->cloud;
+    WriteGeoreferencedPointsLas(*result->enu_frame, cloud.positions, cloud.colors, "sfm dense cloud",
+                                mvs::DenseWorkspace(dense_root).PointsLasPath());
+  }
   result->times.Add("dense", result->dense->total_seconds);
   WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
 }
