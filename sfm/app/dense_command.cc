@@ -16,6 +16,7 @@
 #include "sfm/app/model_images.h"
 #include "sfm/app/pipeline_options.h"
 #include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/output_writer.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::app {
@@ -57,6 +58,7 @@ int Run(DenseArguments args) {
                                 workspace.PointsLasPath());
   }
   mvs::WriteDenseReport(summary, workspace.ReportPath());
+  WriteDenseWorkspaceReportPage(scene, summary, args.model_dir, workspace.root());  // OUT/dense/report.html
   std::cout << mvs::DenseSummaryLine(summary) << std::endl;
   if (summary.num_depth_maps_computed + summary.num_depth_maps_reused == 0) {
     PROJ_LOG(kError, "no depth map could be computed (" << summary.skipped.size() << " images skipped, see "
@@ -102,6 +104,7 @@ CommandRunner AddDenseCommand(CLI::App& app) {
       "command again to resume: images and maps whose inputs did not change are kept "
       "(OUT/dense/resume.txt). Images that cannot be read or are not their camera's size are "
       "named and skipped.\n"
+      "OUT/dense/report.html shows the model's cameras and the dense cloud in 3D (OUT/report.html is left as it is).\n"
       "Exit codes: 0 depth maps written, 1 no depth map could be computed, 2 bad usage or input "
       "(no registered image, no image could be undistorted), 130 interrupted.");
   return [args]() { return Run(*args); };

@@ -65,14 +65,21 @@ std::string JsonVector(const Eigen::Vector3d& v) {
   return out.str();
 }
 
+// Every k-th of `count` items so that at most `max_count` remain (deterministic).
+size_t Stride(size_t count, int max_count) {
+  return std::max<size_t>(1, (count + max_count - 1) / max_count);
+}
+
 // The 3D view's model as JSON (the format is described in report_viewer.js). Positions are
 // relative to the view's target, so float32 keeps them precise for scenes far from the origin.
+// The "dense" object only when `dense` has points: the page of a sparse model is unchanged.
 std::string ModelJson(const Scene& scene, const RenderView& view, double fov_deg,
-                      const RenderStyle& style, int max_points) {
+                      const RenderStyle& style, const HtmlReportOptions& options,
+                      const mvs::DenseCloud* dense) {
   const Eigen::Matrix3d cam_from_world = view.cam_from_world.rotation.toRotationMatrix();
   const Eigen::Vector3d position = view.cam_from_world.Center();
   const Eigen::Vector3d target = position + view.target_distance * cam_from_world.row(2).transpose();
-  const size_t stride = std::max<size_t>(1, (scene.points.size() + max_points - 1) / max_points);
+  const size_t stride = Stride(scene.points.size(), options.max_view_points);
   std::vector<float> points;
   std::vector<uint8_t> colors;
   size_t index = 0;
@@ -106,7 +113,24 @@ std::string ModelJson(const Scene& scene, const RenderView& view, double fov_deg
        << JsonVector(position) << ", \"target\": " << JsonVector(target)
        << ", \"up\": " << JsonVector(-cam_from_world.row(1).transpose()) << ", \"fov_deg\": " << fov_deg
        << "},\n\"points\": \"" << Base64Of(points) << "\",\n\"colors\": \"" << Base64Of(colors)
-       << "\",\n\"frustums\": \"" << Base64Of(frustums) << "\"}";
+       << "\",\n\"frustums\": \"" << Base64Of(frustums) << "\"";
+  if (dense != nullptr && dense->size() > 0) {
+    const size_t dense_stride = Stride(dense->size(), options.max_dense_view_points);
+    const bool has_colors = dense->colors.size() == dense->size();
+    std::vector<float> dense_points;
+    std::vector<uint8_t> dense_colors;
+    dense_points.reserve(3 * (dense->size() / dense_stride + 1));
+    dense_colors.reserve(3 * (dense->size() / dense_stride + 1));
+    for (size_t i = 0; i < dense->size(); i += dense_stride) {
+      for (int axis = 0; axis < 3; ++axis) {
+        dense_points.push_back(static_cast<float>(dense->positions[i][axis] - target[axis]));
+        dense_colors.push_back(has_colors ? dense->colors[i][axis] : 200);
+      }
+    }
+    json << ",\n\"dense\": {\"points_total\": " << dense->size() << ", \"points\": \""
+         << Base64Of(dense_points) << "\",\n\"colors\": \"" << Base64Of(dense_colors) << "\"}";
+  }
+  json << "}";
   return json.str();
 }
 
@@ -212,17 +236,53 @@ void WriteSkipped(const ReconstructionResult& result, std::ostream& out) {
   out << "</table>\n";
 }
 
-}  // namespace
-
-void HtmlReportOptions::Check() const {
-  PROJ_REQUIRE(max_view_points >= 1, "HtmlReportOptions.max_view_points must be >= 1");
-  // The picture's size is checked by AutomaticView.
+// "2,712,345"
+std::string Grouped(long long value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (int k = static_cast<int>(digits.size()) - 3; k > 0; k -= 3) digits.insert(k, ",");
+  return (value < 0 ? "-" : "") + digits;
 }
 
-void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& run,
-                     const std::string& path, const HtmlReportOptions& options) {
+// The dense stage's numbers (report.json's "dense" object) and how much of its cloud the 3D
+// view shows.
+void WriteDenseSection(const mvs::DenseSummary& dense, const mvs::DenseCloud* cloud,
+                       const HtmlReportOptions& options, bool has_viewer, std::ostream& out) {
+  const size_t num_points = cloud != nullptr ? cloud->size() : 0;
+  out << "<h2>Dense cloud</h2><table>\n";
+  std::string points = Grouped(static_cast<long long>(num_points));
+  if (num_points > 0 && has_viewer) {
+    const size_t stride = Stride(num_points, options.max_dense_view_points);
+    const size_t shown = (num_points + stride - 1) / stride;  // as ModelJson keeps them
+    points += " (" + Grouped(static_cast<long long>(shown)) + " shown in the 3D view)";
+  }
+  WriteRow(out, "dense points", points);
+  WriteRow(out, "depth maps computed / reused", std::to_string(dense.num_depth_maps_computed) + " / " +
+                                                    std::to_string(dense.num_depth_maps_reused));
+  WriteRow(out, "images without a depth map", std::to_string(dense.skipped.size()) + " of " +
+                                                  std::to_string(dense.num_images));
+  WriteRow(out, "max image size", std::to_string(dense.max_image_size_px) + " px");
+  WriteRow(out, "seconds per depth map (median)", Fixed(dense.depth_map_seconds_median, 2) + " s");
+  WriteRow(out, "undistortion / depth maps / fusion", Fixed(dense.undistort_seconds, 2) + " / " +
+                                                          Fixed(dense.depth_maps_seconds, 2) + " / " +
+                                                          Fixed(dense.fusion_seconds, 2) + " s");
+  WriteRow(out, "device", dense.device);
+  WriteRow(out, "workspace", dense.workspace);
+  out << "</table>\n";
+  if (dense.skipped.empty()) return;
+  out << "<table><tr><th>image without a depth map</th><th>reason</th></tr>\n";
+  for (const auto& skipped : dense.skipped) {
+    out << "<tr><td>" << Escape(skipped.name) << "</td><td>" << Escape(skipped.reason) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+// The page around its tables (`write_tables`): head, 3D view, picture, then the tables, then
+// the 3D view's data and script.
+template <typename WriteTables>
+void WritePage(const Scene& scene, const RunDescription& run, const std::string& title,
+               const mvs::DenseCloud* dense_cloud, const std::string& path,
+               const HtmlReportOptions& options, const WriteTables& write_tables) {
   options.Check();
-  const Scene& scene = result.scene;
   ViewOptions view_options;
   view_options.width_px = options.picture_width_px;
   view_options.height_px = options.picture_height_px;
@@ -236,7 +296,7 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
         << "<meta name=\"generator\" content=\"sfm\">\n<title>sfm report: "
         << Escape(run.images_dir) << "</title>\n<style>" << kStyle << "</style>\n";
     if (has_viewer) out << ImportMap();
-    out << "</head><body>\n<h1>Reconstruction report</h1>\n<p class=\"sub\">"
+    out << "</head><body>\n<h1>" << Escape(title) << "</h1>\n<p class=\"sub\">"
         << Escape(run.images_dir) << "</p>\n<p class=\"sub\"><code>" << Escape(run.command_line)
         << "</code></p>\n<h2>3D view</h2>\n<div id=\"viewer\"" << (has_viewer ? "" : " class=\"absent\"")
         << ">";
@@ -250,13 +310,10 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
     out << "<h2>Picture</h2>\n<img class=\"picture\" alt=\"points and cameras\" width=\""
         << view.width_px << "\" height=\"" << view.height_px << "\" src=\"data:image/png;base64,"
         << EncodeBase64(png.data(), png.size()) << "\">\n";
-    WriteSummary(result, run, out);
-    WriteImageTable(scene, out);
-    WriteGpsTable(result, out);
-    WriteSkipped(result, out);
+    write_tables(has_viewer, out);
     if (has_viewer) {
       out << "<script id=\"model-data\" type=\"application/json\">"
-          << ModelJson(scene, view, view_options.vertical_fov_deg, style, options.max_view_points)
+          << ModelJson(scene, view, view_options.vertical_fov_deg, style, options, dense_cloud)
           << "</script>\n<script type=\"module\">\n"
           << report_assets::kViewerJs << "</script>\n";
       out << "<p class=\"sub\">3D view: three.js " << report_assets::kThreeVersion
@@ -264,6 +321,43 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
     }
     out << "</body></html>\n";
   });
+}
+
+}  // namespace
+
+void HtmlReportOptions::Check() const {
+  PROJ_REQUIRE(max_view_points >= 1, "HtmlReportOptions.max_view_points must be >= 1");
+  PROJ_REQUIRE(max_dense_view_points >= 1, "HtmlReportOptions.max_dense_view_points must be >= 1");
+  // The picture's size is checked by AutomaticView.
+}
+
+void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& run,
+                     const std::string& path, const HtmlReportOptions& options,
+                     const mvs::DenseCloud* dense_cloud) {
+  WritePage(result.scene, run, "Reconstruction report", dense_cloud, path, options,
+            [&](bool has_viewer, std::ostream& out) {
+              WriteSummary(result, run, out);
+              if (result.dense) WriteDenseSection(*result.dense, dense_cloud, options, has_viewer, out);
+              WriteImageTable(result.scene, out);
+              WriteGpsTable(result, out);
+              WriteSkipped(result, out);
+            });
+}
+
+void WriteDenseHtmlReport(const Scene& scene, const mvs::DenseSummary& dense,
+                          const mvs::DenseCloud& dense_cloud, const RunDescription& run,
+                          const std::string& path, const HtmlReportOptions& options) {
+  WritePage(scene, run, "Dense reconstruction report", &dense_cloud, path, options,
+            [&](bool has_viewer, std::ostream& out) {
+              out << "<h2>Model</h2><table>\n";
+              WriteRow(out, "registered images", std::to_string(scene.NumRegisteredImages()) + " of " +
+                                                     std::to_string(scene.images.size()));
+              WriteRow(out, "sparse points", std::to_string(scene.points.size()));
+              WriteRow(out, "mean reprojection error", Fixed(MeanReprojectionErrorPx(scene), 3) + " px");
+              out << "</table>\n";
+              WriteDenseSection(dense, &dense_cloud, options, has_viewer, out);
+              WriteImageTable(scene, out);
+            });
 }
 
 }  // namespace proj

@@ -7,6 +7,8 @@
 #include "core/check.h"
 #include "io/atomic_file.h"
 #include "io/ply.h"
+#include "mvs/dense_cloud.h"
+#include "mvs/dense_workspace.h"
 #include "sfm/image_source/image_source.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/georeferenced_outputs.h"
@@ -47,7 +49,28 @@ void WriteCameras(const Scene& scene, const std::string& path) {
   WriteCamerasPly(path, cameras);
 }
 
+// The dense cloud of the workspace, empty when fusion wrote none.
+mvs::DenseCloud ReadDenseCloudIfAny(const std::string& dense_root) {
+  const std::string path = mvs::DenseWorkspace(dense_root).PointsPlyPath();
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return {};
+  return mvs::ReadDenseCloudPly(path);
+}
+
 }  // namespace
+
+void WriteReportPageWithDenseCloud(const ReconstructionResult& result, const RunDescription& run,
+                                   const std::string& out_dir) {
+  const mvs::DenseCloud cloud = ReadDenseCloudIfAny((std::filesystem::path(out_dir) / "dense").string());
+  WriteHtmlReport(result, run, (std::filesystem::path(out_dir) / "report.html").string(), {}, &cloud);
+}
+
+void WriteDenseWorkspaceReportPage(const Scene& scene, const mvs::DenseSummary& dense,
+                                   const std::string& model_dir, const std::string& dense_root) {
+  const mvs::DenseCloud cloud = ReadDenseCloudIfAny(dense_root);
+  const RunDescription run{model_dir, dense.device, ""};
+  WriteDenseHtmlReport(scene, dense, cloud, run, (std::filesystem::path(dense_root) / "report.html").string());
+}
 
 void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDescription& run,
                                 const std::string& out_dir) {

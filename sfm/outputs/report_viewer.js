@@ -5,6 +5,9 @@
 //   points: base64 Float32Array x, y, z per point; colors: base64 Uint8Array r, g, b
 //   frustums: base64 Float32Array, line segments (two x, y, z end points each)
 //   view: {position, target, up: [x, y, z], fov_deg}
+//   dense (only after the dense stage): {points_total, points, colors}, every k-th point of
+//     the dense cloud in the same frame and encoding; then the view shows the dense points,
+//     and two check boxes below it switch between them and the sparse points
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
@@ -45,7 +48,17 @@ function main() {
   points.setAttribute('position', new THREE.BufferAttribute(decodeBase64(data.points, Float32Array), 3));
   points.setAttribute('color', new THREE.BufferAttribute(decodeBase64(data.colors, Uint8Array), 3, true));
   const pointMaterial = new THREE.PointsMaterial({ size: 2, vertexColors: true, sizeAttenuation: false });
-  scene.add(new THREE.Points(points, pointMaterial));
+  const sparseCloud = new THREE.Points(points, pointMaterial);
+  scene.add(sparseCloud);
+  let denseCloud = null;
+  if (data.dense) {
+    const dense = new THREE.BufferGeometry();
+    dense.setAttribute('position', new THREE.BufferAttribute(decodeBase64(data.dense.points, Float32Array), 3));
+    dense.setAttribute('color', new THREE.BufferAttribute(decodeBase64(data.dense.colors, Uint8Array), 3, true));
+    denseCloud = new THREE.Points(dense, new THREE.PointsMaterial({ size: 1.5, vertexColors: true, sizeAttenuation: false }));
+    scene.add(denseCloud);
+    sparseCloud.visible = false;
+  }
   const frustums = new THREE.BufferGeometry();
   frustums.setAttribute('position', new THREE.BufferAttribute(decodeBase64(data.frustums, Float32Array), 3));
   scene.add(new THREE.LineSegments(frustums, new THREE.LineBasicMaterial({ color: 0xeb4034 })));
@@ -62,6 +75,7 @@ function main() {
   controls.update();
 
   const render = () => renderer.render(scene, camera);
+  if (denseCloud) addCloudSwitches(status, [[denseCloud, 'dense cloud'], [sparseCloud, 'sparse points']], render);
   const resize = () => {
     const width = container.clientWidth;
     const height = container.clientHeight;
@@ -80,9 +94,38 @@ function main() {
   renderer.domElement.dataset.rect = [box.left + window.scrollX, box.top + window.scrollY,
                                       box.width, box.height].map(Math.round).join(',');
   const count = points.getAttribute('position').count;
-  status.textContent = `${count.toLocaleString('en')} points` +
-      (data.points_total > count ? ` of ${data.points_total.toLocaleString('en')}` : '') +
-      `, ${data.num_cameras} cameras. Drag to turn, right-drag to move, scroll to zoom.`;
+  let text = `${count.toLocaleString('en')} points` +
+      (data.points_total > count ? ` of ${data.points_total.toLocaleString('en')}` : '');
+  if (denseCloud) {
+    const shown = denseCloud.geometry.getAttribute('position').count;
+    text = `dense cloud: ${compact(data.dense.points_total)} points, ${compact(shown)} shown; sparse: ${text}`;
+  }
+  status.textContent = text + `, ${data.num_cameras} cameras. Drag to turn, right-drag to move, scroll to zoom.`;
+}
+
+// "2.7 M", "450k", "950"
+function compact(count) {
+  if (count >= 1e6) return `${(count / 1e6).toFixed(1)} M`;
+  if (count >= 1e4) return `${Math.round(count / 1e3)}k`;
+  return count.toLocaleString('en');
+}
+
+// Check boxes after `status` that show or hide each [object, label]; each starts as the
+// object's visibility.
+function addCloudSwitches(status, clouds, render) {
+  const line = document.createElement('p');
+  line.id = 'viewer-switches';
+  for (const [object, label] of clouds) {
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = object.visible;
+    box.addEventListener('change', () => { object.visible = box.checked; render(); });
+    const tag = document.createElement('label');
+    tag.style.marginRight = '16px';
+    tag.append(box, ` ${label}`);
+    line.append(tag);
+  }
+  status.after(line);
 }
 
 main();

@@ -69,6 +69,7 @@ void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, 
   }
   result->times.Add("dense", result->dense->total_seconds);
   WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
+  WriteReportPageWithDenseCloud(*result, run, out_dir);  // report.html with the dense cloud
 }
 
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,

@@ -1,6 +1,7 @@
 // sfm dense end to end on the CPU: a small synthetic ring (320x240) reconstructed, then its
 // depth maps computed, resumed after a deletion, an option change and Ctrl-C, and bad input
-// named; sfm reconstruct --dense writes the "dense" object of report.json.
+// named; sfm reconstruct --dense writes the "dense" object of report.json; both write their
+// report page with the dense stage (OUT/dense/report.html, OUT/report.html).
 #include <signal.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "io/float_raster_file.h"
 #include "io/image_encode.h"
+#include "mvs/dense_cloud.h"
 #include "mvs/depth_map.h"
 #include "sfm/reconstruction_io/colmap_text.h"
 #include "tests/integration/sfm_process.h"
@@ -81,6 +83,17 @@ double ShareOfConsistentDepths(const mvs::DepthMap& depth, const FloatRaster& tr
   return static_cast<double>(within) / ratios.size();
 }
 
+// The page holds the dense stage's table and, when fusion wrote a cloud, the cloud in its 3D
+// view (when three.js is bundled: the page has an import map).
+void ExpectReportPageWithDenseCloud(const std::string& page_path, const std::string& cloud_path) {
+  const std::string page = testing::ReadTextFile(page_path);
+  EXPECT_NE(page.find("<h2>Dense cloud</h2>"), std::string::npos) << page_path;
+  if (!fs::exists(cloud_path) || page.find("importmap") == std::string::npos) return;
+  const size_t num_points = mvs::ReadDenseCloudPly(cloud_path).size();
+  if (num_points == 0) return;
+  EXPECT_NE(page.find("\"dense\": {\"points_total\": " + std::to_string(num_points)), std::string::npos) << page_path;
+}
+
 TEST(DenseCli, WritesEveryDepthMapAndResumesOnlyWhatIsMissingOrStale) {
   const std::string dir = ReconstructedSmallRing("dense_cli");
   const Scene model = ReadColmapText(dir + "/out/model");
@@ -94,6 +107,7 @@ TEST(DenseCli, WritesEveryDepthMapAndResumesOnlyWhatIsMissingOrStale) {
   EXPECT_EQ(ReportNumber(report, "images"), registered) << report;
   EXPECT_EQ(ReportNumber(report, "depth_maps_computed"), registered) << report;
   EXPECT_EQ(ReportNumber(report, "depth_maps_reused"), 0) << report;
+  ExpectReportPageWithDenseCloud(dir + "/out/dense/report.html", dir + "/out/dense/points.ply");
   const Scene pinhole = ReadColmapText(dir + "/out/dense/sparse");
   EXPECT_EQ(pinhole.NumRegisteredImages(), registered);
   for (const SceneImage& image : pinhole.images) {
@@ -249,6 +263,7 @@ TEST(DenseCli, ReconstructDenseReportsTheDenseStage) {
   EXPECT_NE(report.find("\"dense\": "), std::string::npos);
   EXPECT_TRUE(fs::exists(dir + "/out/dense/sparse/cameras.txt"));
   EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));  // the sparse outputs are there too
+  ExpectReportPageWithDenseCloud(dir + "/out/report.html", dir + "/out/dense/points.ply");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // report.html as a person sees it: headless Chromium (Debian package `chromium`, installed by
 // scripts/install_test_tools.sh) loads the page of a small synthetic model from the file
 // system, offline; the page logs nothing to the console and its 3D view's canvas shows the
-// points in their colours. Skipped with a message when chromium is missing.
+// points in their colours; with a dense cloud, the view shows the dense points (not the sparse
+// ones) and says how many of how many. Skipped with a message when chromium is missing.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +111,67 @@ TEST(ReportPage, OpensOfflineWithoutConsoleErrorsAndTheViewShowsThePoints) {
   }
   // 3,000 points of 2x2 px, some hidden behind others.
   EXPECT_GT(num_point_pixels, 2000) << "the 3D view's canvas is blank; screenshot: " << shot;
+}
+
+// Pixels of the canvas (data-rect of `dom`) in `shot` within a small distance of `color`.
+int CountCanvasPixels(const std::string& dom, const std::string& shot, const Rgb8& color) {
+  std::smatch rect;
+  if (!std::regex_search(dom, rect, std::regex("data-rect=\"(\\d+),(\\d+),(\\d+),(\\d+)\""))) return -1;
+  const Image image = ReadImageFile(shot);
+  const int x0 = std::stoi(rect[1]), y0 = std::stoi(rect[2]);
+  const int x1 = std::min(image.width, x0 + std::stoi(rect[3]));
+  const int y1 = std::min(image.height, y0 + std::stoi(rect[4]));
+  int count = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      int distance = 0;
+      for (int c = 0; c < 3; ++c) distance += std::abs(image.pixel(x, y)[c] - color[c]);
+      count += distance < 30;
+    }
+  }
+  return count;
+}
+
+TEST(ReportPage, ShowsTheDenseCloudInsteadOfTheSparsePointsAndSaysHowManyOfHowMany) {
+  if (!HaveChromium()) GTEST_SKIP() << "chromium not installed (scripts/install_test_tools.sh installs it)";
+  if (std::strlen(report_assets::kThreeModuleJs) == 0) GTEST_SKIP() << "three.js not bundled into this build";
+  const std::string dir = testing::MakeTempDir("report_page_dense");
+  ReconstructionResult result;
+  testing::SyntheticSceneOptions options;
+  options.num_points = 3000;
+  result.scene = testing::MakeSyntheticScene(options);
+  for (auto& [id, point] : result.scene.points) point.color << 240, 200, 30;
+  result.mapper.success = true;
+  result.dense.emplace();
+  // 60,000 dense points of another colour over the sparse points' box, 20,000 shown.
+  const Rgb8 dense_color = {230, 40, 230};
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(1e9), high = -low;
+  for (const auto& [id, point] : result.scene.points) {
+    low = low.cwiseMin(point.position);
+    high = high.cwiseMax(point.position);
+  }
+  mvs::DenseCloud cloud;
+  for (int i = 0; i < 60000; ++i) {
+    const Eigen::Vector3d t((i % 240) / 240.0, (i / 240 % 250) / 250.0, (i * 7919 % 1000) / 1000.0);
+    cloud.positions.push_back((low + t.cwiseProduct(high - low)).cast<float>());
+    cloud.normals.emplace_back(0, 0, 1);
+    cloud.colors.push_back(dense_color);
+  }
+  HtmlReportOptions report_options;
+  report_options.max_dense_view_points = 20000;
+  const std::string page = dir + "/report.html";
+  WriteHtmlReport(result, RunDescription{dir, "cpu", ""}, page, report_options, &cloud);
+
+  const std::string dom = RunChromium(page, "--dump-dom", dir + "/dom_log.txt");
+  const std::string dom_log = testing::ReadTextFile(dir + "/dom_log.txt");
+  EXPECT_TRUE(ConsoleMessages(dom_log).empty()) << ConsoleMessages(dom_log).front();
+  EXPECT_NE(dom.find("dense cloud: 60k points, 20k shown; sparse: 3,000 points, 10 cameras"), std::string::npos)
+      << "the viewer did not finish";
+  EXPECT_NE(dom.find("id=\"viewer-switches\""), std::string::npos) << "no dense/sparse switches";
+  const std::string shot = dir + "/shot.png";
+  RunChromium(page, "--screenshot=" + shot, dir + "/shot_log.txt");
+  EXPECT_GT(CountCanvasPixels(dom, shot, dense_color), 5000) << "no dense points in the view; screenshot: " << shot;
+  EXPECT_EQ(CountCanvasPixels(dom, shot, {240, 200, 30}), 0) << "sparse points shown; screenshot: " << shot;
 }
 
 }  // namespace
