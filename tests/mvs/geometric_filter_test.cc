@@ -52,7 +52,7 @@ TEST(GeometricFilter, KeepsNearlyEveryConfirmablePixelOfTrueDepthMaps) {
   int64_t confirmable = 0, confirmable_kept = 0, other = 0, other_kept = 0;
   for (size_t i = 0; i < truth.views.size(); ++i) {
     const int view = static_cast<int>(i);
-    const FilteredDepthMap filtered = FilterTrue(truth, view);
+    const FilteredDepthMap filtered = FilterTrue(truth, view, options);
     const FilterCounts& counts = filtered.counts;
     EXPECT_EQ(counts.num_input, CountDepths(truth.depths[i]));
     EXPECT_EQ(counts.num_kept, CountDepths(filtered.depth));
