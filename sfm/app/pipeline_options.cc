@@ -23,7 +23,7 @@ const EnumNames<std::string> kAltitudeDatumNames = {
     {"auto", "auto"}, {"egm96", "egm96"}, {"ellipsoid", "ellipsoid"}};
 // Our camera models under COLMAP's names (PipelineArgs::Finalize maps the name).
 const EnumNames<std::string> kCameraModelNames = {
-    {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
+    {"auto", "auto"}, {"PINHOLE", "PINHOLE"}, {"SIMPLE_RADIAL", "SIMPLE_RADIAL"}, {"RADIAL", "RADIAL"}};
 const EnumNames<MapperChoice> kMapperNames = {{"incremental", MapperChoice::kIncremental},
                                               {"global", MapperChoice::kGlobal},
                                               {"auto", MapperChoice::kAuto}};
@@ -48,7 +48,7 @@ ReconstructionOptions PipelineArgs::Finalize() const {
   resolved.extraction.features.edge_test = edge_test;
   resolved.extraction.features.selection.upsample =
       upsample == "on" ? 1 : upsample == "off" ? 0 : -1;
-  resolved.cameras.model = CameraModelFromName(camera_model);
+  if (camera_model != "auto") resolved.cameras.model = CameraModelFromName(camera_model);
   if (gps_altitude_datum != "auto") {
     resolved.extraction.gps.altitude_datum = VerticalDatumFromKey(gps_altitude_datum);
   }
@@ -121,7 +121,9 @@ void AddExtractionOptions(CLI::App& app, PipelineArgs* args) {
   AddEnumOption(app, "--edge-test", &args->edge_test, kOnOff,
                 "SIFT edge-response (principal curvature) test");
   AddEnumOption(app, "--camera-model", &args->camera_model, kCameraModelNames,
-                "Camera model (COLMAP's names)");
+                "Camera model (COLMAP's names); auto: RADIAL (k1, k2) for wide lenses, whose "
+                "EXIF focal length is wider than 28 mm on 35 mm film (drones, action cameras, "
+                "phones), else SIMPLE_RADIAL");
   app.add_flag("--single-camera", o.cameras.single_camera,
                "All images share one camera (intrinsics) [off: images of one size and focal "
                "length share one]");

@@ -17,7 +17,7 @@ enum class MatcherChoice { kAuto, kExhaustive, kSequential, kSpatial, kKlt };
 struct PipelineArgs {
   ReconstructionOptions options;
   std::string database_path;
-  std::string camera_model = "SIMPLE_RADIAL";
+  std::string camera_model = "auto";
   std::string upsample = "auto";
   std::string gps_altitude_datum = "auto";  // or a VerticalDatumKey
   std::string gpus = "all";  // --gpus, parsed by Finalize

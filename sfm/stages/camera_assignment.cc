@@ -13,16 +13,22 @@ void CameraOptions::Check() const {
 
 StageOptions CameraOptions::Fingerprint() const {
   StageOptions options;
-  options.Add("--camera-model", CameraModelName(model))
+  options.Add("--camera-model", model ? CameraModelName(*model) : "auto")
       .Add("--single-camera", single_camera ? "on" : "off")
       .Add("default focal factor", default_focal_factor);
   return options;
 }
 
+CameraModelId AutoCameraModel(const ImageFileInfo& info) {
+  const bool wide = info.exif_focal_px &&
+                    *info.exif_focal_px < kWideAngleFocalFactor * std::max(info.width, info.height);
+  return wide ? CameraModelId::kRadial : CameraModelId::kSimpleRadial;
+}
+
 Camera PriorCamera(const CameraOptions& options, const ImageFileInfo& info) {
   const double focal =
       info.exif_focal_px.value_or(options.default_focal_factor * std::max(info.width, info.height));
-  return Camera::FromFocal(options.model, info.width, info.height, focal);
+  return Camera::FromFocal(options.model.value_or(AutoCameraModel(info)), info.width, info.height, focal);
 }
 
 CameraAssigner::Key CameraAssigner::KeyOf(const ImageFileInfo& info) const {

@@ -1,10 +1,12 @@
 // Which camera (intrinsics block) each image of the database uses: one per image size, focal
 // prior and camera label (EXIF make and model), or one for all with single_camera. Cameras
 // start at their priors (focal from EXIF or default_focal_factor x the longer side, principal
-// point at the centre, no distortion); bundle adjustment refines them.
+// point at the centre, no distortion); bundle adjustment refines them. The model is the
+// option's, or with none chosen, AutoCameraModel's.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -16,8 +18,19 @@
 
 namespace proj {
 
+// Focal lengths below this factor x the longer side (wider than a 28 mm lens on 35 mm film:
+// drones, action cameras, phones) get RADIAL (k1, k2) from AutoCameraModel. A wide lens's
+// distortion needs the second term: with k1 alone, Brighton Beach's nadir survey bends
+// into a bowl 1.2 m deep at 50 m from its centre, and its dense cloud misses the reference
+// by 0.19 m (median, after a rigid fit) instead of 0.036 m with RADIAL (bench/RESULTS-dense.md).
+constexpr double kWideAngleFocalFactor = 28.0 / 36.0;
+
+// RADIAL for an image whose EXIF focal length says the lens is wide (kWideAngleFocalFactor),
+// SIMPLE_RADIAL otherwise and without an EXIF focal length (COLMAP's default).
+CameraModelId AutoCameraModel(const ImageFileInfo& info);
+
 struct CameraOptions {
-  CameraModelId model = CameraModelId::kSimpleRadial;
+  std::optional<CameraModelId> model;  // nullopt: AutoCameraModel per image
   bool single_camera = false;         // all images share one intrinsics block
   double default_focal_factor = 1.2;  // focal prior without EXIF: factor x longer side
   void Check() const;
