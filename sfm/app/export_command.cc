@@ -1,16 +1,13 @@
 // sfm export --format nerfstudio|3dgs MODEL_DIR -o OUT_DIR: the model's images undistorted and
 // laid out for radiance-field and Gaussian-splatting trainers (sfm/export/model_export.h).
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
-#include "core/check.h"
 #include "core/logging.h"
 #include "sfm/app/cli_help.h"
 #include "sfm/app/commands.h"
 #include "sfm/app/model_images.h"
 #include "sfm/export/model_export.h"
-#include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::app {
 namespace {
@@ -66,11 +63,8 @@ CommandRunner AddExportCommand(CLI::App& app) {
       "Exit codes: 0 written, 2 bad usage or input, or no image could be undistorted.");
   return [args]() {
     args->options.Check();
-    PROJ_REQUIRE(std::filesystem::is_directory(args->model_dir),
-                 "model folder '" << args->model_dir << "' does not exist or is not a folder");
-    const Scene scene = ReadColmapModel(args->model_dir);
-    const ImageSource images = ModelImageSource(args->model_dir, args->image_path);
-    const UndistortReport report = ExportModel(scene, images, args->out_dir, args->options);
+    const ModelWithImages model = ReadModelWithImages(args->model_dir, args->image_path);
+    const UndistortReport report = ExportModel(model.scene, model.images, args->out_dir, args->options);
     if (report.num_written == 0) {
       PROJ_LOG(kError, "no image could be undistorted (" << report.skipped.size() << " skipped); nothing exported");
       return kExitBadInput;

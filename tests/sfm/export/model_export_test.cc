@@ -74,6 +74,23 @@ struct Reprojection {
   std::vector<double> dot_px;        // to the dots in the exported images
 };
 
+// Records how far `uv`, the projection of the point of keypoint `k` of `image`, is from
+// `observed_px` and, when its dot stands alone, from the dot in `pixels` (the exported image).
+void AddErrors(const SceneImage& image, size_t k, const Eigen::Vector2d& uv, const Eigen::Vector2d& observed_px,
+               const Image& pixels, Reprojection* errors) {
+  errors->keypoint_px.push_back((uv - observed_px).norm());
+  if (!Isolated(image, k)) return;
+  if (const auto dot = DotCentroid(pixels, uv)) errors->dot_px.push_back((*dot - uv).norm());
+}
+
+// The exported image at `path`, which must be `width` x `height`.
+Image ReadExportedImage(const std::string& path, int width, int height) {
+  Image image = ReadImageFile(path);
+  EXPECT_EQ(image.width, width) << path;
+  EXPECT_EQ(image.height, height) << path;
+  return image;
+}
+
 // Reads OUT/transforms.json as nerfstudio does and projects every observed point into every
 // frame; checks the frames, images and points against `input` on the way.
 Reprojection CheckNerfstudioExport(const testing::ExportTestScene& input, const std::string& out,
@@ -117,19 +134,15 @@ Reprojection CheckNerfstudioExport(const testing::ExportTestScene& input, const 
     EXPECT_EQ(k.w, pinhole.width);
     EXPECT_EQ(k.h, pinhole.height);
     EXPECT_EQ(Eigen::Vector4d(k.fl_x, k.fl_y, k.cx, k.cy), Eigen::Map<const Eigen::Vector4d>(pinhole.params.data()));
-    const Image pixels = ReadImageFile(out + "/" + frame.file_path);
-    EXPECT_EQ(pixels.width, k.w) << frame.file_path;
-    EXPECT_EQ(pixels.height, k.h) << frame.file_path;
+    const Image pixels = ReadExportedImage(out + "/" + frame.file_path, k.w, k.h);
 
     for (size_t i = 0; i < image.keypoints.size(); ++i) {
       if (image.point3d_ids[i] == kInvalidId) continue;
       Eigen::Vector2d uv;
       EXPECT_TRUE(ProjectNerfstudio(frame, k, applied(scene.points.at(image.point3d_ids[i]).position), &uv))
           << "behind " << frame.file_path;
-      errors.keypoint_px.push_back((uv - UndistortPixel(camera, pinhole, image.keypoints[i])).norm());
+      AddErrors(image, i, uv, UndistortPixel(camera, pinhole, image.keypoints[i]), pixels, &errors);
       if (camera_options.max_image_size_px == 0) errors.distorted_px.push_back((uv - image.keypoints[i]).norm());
-      if (!Isolated(image, i)) continue;
-      if (const auto dot = DotCentroid(pixels, uv)) errors.dot_px.push_back((*dot - uv).norm());
     }
   }
   return errors;
@@ -196,27 +209,24 @@ TEST(GaussianSplattingExport, WritesPinholeBinaryModelAndImagesOfItsSizes) {
   const Scene model = ReadColmapBinary(dir + "/out/sparse/0");
   EXPECT_EQ(model.NumRegisteredImages(), 8);
   EXPECT_EQ(model.points.size(), input.scene.points.size());
-  std::vector<double> keypoint_px, dot_px;
+  Reprojection errors;
   for (const SceneImage& image : model.images) {
     const Camera& camera = model.cameras[image.camera_id];
     EXPECT_EQ(camera.model, CameraModelId::kPinhole) << image.name;
-    const Image pixels = ReadImageFile(dir + "/out/images/" + image.name);
-    EXPECT_EQ(pixels.width, camera.width) << image.name;
-    EXPECT_EQ(pixels.height, camera.height) << image.name;
+    const Image pixels = ReadExportedImage(dir + "/out/images/" + image.name, camera.width, camera.height);
     for (size_t i = 0; i < image.keypoints.size(); ++i) {
       if (image.point3d_ids[i] == kInvalidId) continue;
       Eigen::Vector2d uv;
       EXPECT_TRUE(camera.Project(image.cam_from_world * model.points.at(image.point3d_ids[i]).position, &uv));
-      keypoint_px.push_back((uv - image.keypoints[i]).norm());
-      if (!Isolated(image, i)) continue;
-      if (const auto dot = DotCentroid(pixels, uv)) dot_px.push_back((*dot - uv).norm());
+      AddErrors(image, i, uv, image.keypoints[i], pixels, &errors);
     }
   }
-  ASSERT_GT(dot_px.size(), 50u);
-  std::cout << "3dgs: median reprojection error " << Median(keypoint_px) << " px to the keypoints, "
-            << Median(dot_px) << " px to the dots in the images (" << dot_px.size() << ")" << std::endl;
-  EXPECT_LT(Median(keypoint_px), 1e-6);
-  EXPECT_LT(Median(dot_px), 0.5);
+  ASSERT_GT(errors.dot_px.size(), 50u);
+  std::cout << "3dgs: median reprojection error " << Median(errors.keypoint_px) << " px to the keypoints, "
+            << Median(errors.dot_px) << " px to the dots in the images (" << errors.dot_px.size() << ")"
+            << std::endl;
+  EXPECT_LT(Median(errors.keypoint_px), 1e-6);
+  EXPECT_LT(Median(errors.dot_px), 0.5);
 }
 
 TEST(ModelExport, MissingImageIsNamedAndLeftOut) {
