@@ -4,7 +4,10 @@
 #include <ostream>
 #include <vector>
 
+#include <Eigen/Core>
+
 #include "core/check.h"
+#include "geometry/rigid3.h"
 #include "io/atomic_file.h"
 #include "io/image.h"
 #include "io/json_string.h"
@@ -14,6 +17,27 @@
 namespace proj {
 namespace {
 namespace fs = std::filesystem;
+
+// applied_transform (nerfstudio_transforms.h).
+Eigen::Matrix<double, 3, 4> NerfstudioAppliedTransform() {
+  Eigen::Matrix<double, 3, 4> applied;
+  applied << 1, 0, 0, 0,  //
+      0, 0, 1, 0,         //
+      0, -1, 0, 0;
+  return applied;
+}
+
+// A frame's transform_matrix for an image posed at `cam_from_world` in the model's frame.
+Eigen::Matrix4d NerfstudioTransformMatrix(const Rigid3d& cam_from_world) {
+  Eigen::Matrix4d world_from_cam = Eigen::Matrix4d::Identity();
+  world_from_cam.topRows<3>() = cam_from_world.Inverse().ToMatrix();
+  // OpenCV camera axes (y down, z forward) -> OpenGL's (y up, z back).
+  world_from_cam.col(1) *= -1;
+  world_from_cam.col(2) *= -1;
+  Eigen::Matrix4d applied = Eigen::Matrix4d::Identity();
+  applied.topRows<3>() = NerfstudioAppliedTransform();
+  return applied * world_from_cam;
+}
 
 template <typename Matrix>
 void WriteJsonMatrix(std::ostream& out, const Matrix& m, const char* indent) {
@@ -43,7 +67,8 @@ void WriteIntrinsics(std::ostream& out, const Camera& camera, const char* indent
       << indent << "\"camera_model\": \"OPENCV\",\n";
 }
 
-std::vector<int> RegisteredImageIds(const Scene& scene) {
+// The registered images, by id; InputError unless their cameras are PINHOLE.
+std::vector<int> FrameImageIds(const Scene& scene) {
   std::vector<int> ids;
   for (size_t id = 0; id < scene.images.size(); ++id) {
     if (!scene.images[id].registered) continue;
@@ -97,27 +122,8 @@ void WritePoints(const Scene& scene, const std::string& path) {
 
 }  // namespace
 
-Eigen::Matrix<double, 3, 4> NerfstudioAppliedTransform() {
-  Eigen::Matrix<double, 3, 4> applied;
-  applied << 1, 0, 0, 0,  //
-      0, 0, 1, 0,         //
-      0, -1, 0, 0;
-  return applied;
-}
-
-Eigen::Matrix4d NerfstudioTransformMatrix(const Rigid3d& cam_from_world) {
-  Eigen::Matrix4d world_from_cam = Eigen::Matrix4d::Identity();
-  world_from_cam.topRows<3>() = cam_from_world.Inverse().ToMatrix();
-  // OpenCV camera axes (y down, z forward) -> OpenGL's (y up, z back).
-  world_from_cam.col(1) *= -1;
-  world_from_cam.col(2) *= -1;
-  Eigen::Matrix4d applied = Eigen::Matrix4d::Identity();
-  applied.topRows<3>() = NerfstudioAppliedTransform();
-  return applied * world_from_cam;
-}
-
 void WriteNerfstudioDataset(const Scene& scene, const std::string& dir) {
-  const std::vector<int> image_ids = RegisteredImageIds(scene);
+  const std::vector<int> image_ids = FrameImageIds(scene);
   WriteFileAtomically((fs::path(dir) / kNerfstudioTransformsFileName).string(),
                       [&](std::ostream& out) { WriteTransformsJson(out, scene, image_ids); });
   WritePoints(scene, (fs::path(dir) / kNerfstudioPointsFileName).string());

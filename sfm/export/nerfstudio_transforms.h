@@ -24,21 +24,12 @@
 
 #include <string>
 
-#include <Eigen/Core>
-
-#include "geometry/rigid3.h"
 #include "sfm/scene/scene.h"
 
 namespace proj {
 
 constexpr const char* kNerfstudioTransformsFileName = "transforms.json";
 constexpr const char* kNerfstudioPointsFileName = "sparse_pc.ply";
-
-// The applied_transform above.
-Eigen::Matrix<double, 3, 4> NerfstudioAppliedTransform();
-
-// A frame's transform_matrix for an image posed at `cam_from_world` in the model's frame.
-Eigen::Matrix4d NerfstudioTransformMatrix(const Rigid3d& cam_from_world);
 
 // Writes DIR/transforms.json (every registered image of `scene`, by image id, expected under
 // DIR/images/) and DIR/sparse_pc.ply, each atomically. Throws InputError when a registered
