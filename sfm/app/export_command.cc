@@ -38,8 +38,8 @@ CommandRunner AddExportCommand(CLI::App& app) {
   app.add_option("MODEL_DIR", args->model_dir, "COLMAP model folder, text or binary (OUT_DIR/model)")->required();
   app.add_option("-o,--output", args->out_dir, "Output folder (layouts below)")->required();
   AddEnumOption(app, "--format", &args->options.format, kExportFormatNames,
-                "nerfstudio: OUT_DIR/transforms.json + sparse_pc.ply, for nerfstudio (ns-train), "
-                "splatfacto, gsplat, Instant-NGP; 3dgs: OUT_DIR/sparse/0/*.bin, for the original 3D "
+                "nerfstudio: OUT_DIR/transforms.json + sparse_pc.ply, for nerfstudio (ns-train nerfacto, "
+                "splatfacto, ... --data OUT_DIR); 3dgs: OUT_DIR/sparse/0/*.bin, for the original 3D "
                 "Gaussian Splatting code (train.py -s OUT_DIR) and gsplat's COLMAP parser")
       ->required();
   app.add_option("--image-path", args->image_path,

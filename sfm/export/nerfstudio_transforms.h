@@ -1,8 +1,7 @@
 // nerfstudio's dataset format, for a model whose cameras are PINHOLE (sfm/undistort), written
 // as nerfstudio's own COLMAP converter writes it (ns-process-data: colmap_to_json and
-// create_ply_from_colmap in nerfstudio/process_data/colmap_utils.py), so that nerfstudio and
-// the tools reading its format (splatfacto, gsplat's examples, Instant-NGP) train on it as on
-// their own conversions:
+// create_ply_from_colmap in nerfstudio/process_data/colmap_utils.py), so that nerfstudio's
+// trainers (nerfacto, splatfacto) read it as they read their own conversions:
 //   DIR/transforms.json
 //     w, h, fl_x, fl_y, cx, cy   pixels; the centre of the top-left pixel at (0.5, 0.5), as in
 //                                COLMAP and nerfstudio (its rays go through pixel x + 0.5)
