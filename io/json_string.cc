@@ -1,7 +1,11 @@
 #include "io/json_string.h"
 
+#include <charconv>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
+
+#include "core/check.h"
 
 namespace proj {
 
@@ -25,6 +29,14 @@ std::string JsonString(const std::string& text) {
   }
   out << '"';
   return out.str();
+}
+
+std::string JsonNumber(double value) {
+  PROJ_REQUIRE(std::isfinite(value), "JSON cannot hold the number " << value);
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  PROJ_CHECK(result.ec == std::errc(), "to_chars failed");
+  return std::string(buffer, result.ptr);
 }
 
 }  // namespace proj

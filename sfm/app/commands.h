@@ -24,6 +24,7 @@ CommandRunner AddEvaluateCommand(CLI::App& app);
 CommandRunner AddFilterCommand(CLI::App& app);
 CommandRunner AddRenderCommand(CLI::App& app);
 CommandRunner AddUndistortCommand(CLI::App& app);
+CommandRunner AddExportCommand(CLI::App& app);
 CommandRunner AddDenseCommand(CLI::App& app);
 
 // Exit codes, documented in --help.

@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
       proj::app::AddRenderCommand);
   add("undistort", "Resample a model's images to PINHOLE cameras (COLMAP's layout, for dense stereo)",
       proj::app::AddUndistortCommand);
+  add("export", "Undistorted images and cameras for nerfstudio (transforms.json) or 3D Gaussian Splatting",
+      proj::app::AddExportCommand);
   add("dense", "Depth maps of a model's images by PatchMatch stereo (dense reconstruction)",
       proj::app::AddDenseCommand);
   try {

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/check.h"
+#include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::app {
 
@@ -16,6 +17,15 @@ ImageSource ModelImageSource(const std::string& model_dir, const std::string& im
                "the model '" << model_dir << "' does not say where its images are (no " << kImageSourceFileName
                              << "): give them with --image-path DIR");
   return ReadImageSource(recorded);
+}
+
+ModelWithImages ReadModelWithImages(const std::string& model_dir, const std::string& image_path) {
+  PROJ_REQUIRE(std::filesystem::is_directory(model_dir),
+               "model folder '" << model_dir << "' does not exist or is not a folder");
+  ModelWithImages model;
+  model.scene = ReadColmapModel(model_dir);
+  model.images = ModelImageSource(model_dir, image_path);
+  return model;
 }
 
 }  // namespace proj::app

@@ -1,15 +1,12 @@
 // sfm undistort MODEL_DIR -o OUT_DIR: the model's images resampled to PINHOLE cameras
 // (sfm/undistort/model_undistorter.h), as COLMAP's image_undistorter lays them out.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
-#include "core/check.h"
 #include "core/logging.h"
 #include "sfm/app/commands.h"
 #include "sfm/app/model_images.h"
 #include "sfm/image_source/image_source.h"
-#include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/undistort/model_undistorter.h"
 
 namespace proj::app {
@@ -44,11 +41,8 @@ CommandRunner AddUndistortCommand(CLI::App& app) {
       "Exit codes: 0 written, 2 bad usage or input, or no image could be undistorted.");
   return [args]() {
     args->options.Check();
-    PROJ_REQUIRE(std::filesystem::is_directory(args->model_dir),
-                 "model folder '" << args->model_dir << "' does not exist or is not a folder");
-    const Scene scene = ReadColmapModel(args->model_dir);
-    const ImageSource images = ModelImageSource(args->model_dir, args->image_path);
-    const UndistortReport report = UndistortModel(scene, images, args->out_dir, args->options);
+    const ModelWithImages model = ReadModelWithImages(args->model_dir, args->image_path);
+    const UndistortReport report = UndistortModel(model.scene, model.images, args->out_dir, args->options);
     if (report.num_written == 0) {
       PROJ_LOG(kError, "no image could be undistorted (" << report.skipped.size() << " skipped)");
       return kExitBadInput;

@@ -51,12 +51,11 @@ void UndistortOptions::Check() const {
   PROJ_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "JPEG quality must be in [1, 100], not " << jpeg_quality);
 }
 
-UndistortReport UndistortModel(const Scene& scene, const ImageSource& images, const std::string& out_dir,
-                               const UndistortOptions& options) {
+UndistortReport UndistortImages(const Scene& scene, const ImageSource& images, const std::string& images_dir,
+                                const UndistortOptions& options, Scene* undistorted) {
   options.Check();
-  Scene undistorted = UndistortScene(scene, options.camera);
-  const std::string images_out = (fs::path(out_dir) / "images").string();
-  EnsureWritableDirectory(images_out);
+  *undistorted = UndistortScene(scene, options.camera);
+  EnsureWritableDirectory(images_dir);
   std::vector<int> image_ids;
   for (size_t id = 0; id < scene.images.size(); ++id) {
     if (scene.images[id].registered) image_ids.push_back(static_cast<int>(id));
@@ -68,8 +67,8 @@ UndistortReport UndistortModel(const Scene& scene, const ImageSource& images, co
       ThrowIfInterrupted();
       const SceneImage& image = scene.images[image_ids[k]];
       try {
-        UndistortImageFile(image, scene.cameras[image.camera_id], undistorted.cameras[image.camera_id], images,
-                           images_out, options.jpeg_quality);
+        UndistortImageFile(image, scene.cameras[image.camera_id], undistorted->cameras[image.camera_id], images,
+                           images_dir, options.jpeg_quality);
       } catch (const InputError& error) {
         errors[k] = error.what();
       }
@@ -78,15 +77,23 @@ UndistortReport UndistortModel(const Scene& scene, const ImageSource& images, co
   }
   UndistortReport report;
   for (size_t k = 0; k < image_ids.size(); ++k) {
-    SceneImage& image = undistorted.images[image_ids[k]];
+    SceneImage& image = undistorted->images[image_ids[k]];
     if (errors[k].empty()) {
       ++report.num_written;
       continue;
     }
     PROJ_LOG(kWarning, "undistort: skipped '" << image.name << "': " << errors[k]);
     report.skipped.push_back({image.name, errors[k]});
-    image.registered = false;  // left out of sparse/ with its observations (colmap_text.h)
+    image.registered = false;  // left out of the written models with its observations
   }
+  return report;
+}
+
+UndistortReport UndistortModel(const Scene& scene, const ImageSource& images, const std::string& out_dir,
+                               const UndistortOptions& options) {
+  Scene undistorted;
+  const UndistortReport report =
+      UndistortImages(scene, images, (fs::path(out_dir) / "images").string(), options, &undistorted);
   if (report.num_written > 0) WriteColmapText(undistorted, (fs::path(out_dir) / "sparse").string());
   return report;
 }

@@ -41,4 +41,10 @@ struct UndistortReport {
 UndistortReport UndistortModel(const Scene& scene, const ImageSource& images, const std::string& out_dir,
                                const UndistortOptions& options);
 
+// The images part of UndistortModel, for writers of other layouts (sfm/export): writes the
+// undistorted images into `images_dir` (IMAGES_DIR/NAME) and sets `*undistorted` to the model
+// they belong to, UndistortScene(scene) with the skipped images unregistered. Same errors.
+UndistortReport UndistortImages(const Scene& scene, const ImageSource& images, const std::string& images_dir,
+                                const UndistortOptions& options, Scene* undistorted);
+
 }  // namespace proj

@@ -1,16 +1,38 @@
 // The cursor our JSON readers walk files with: values of every kind read or skipped, and
-// anything malformed an InputError naming the file and the byte.
+// anything malformed an InputError naming the file and the byte; numbers as JsonNumber writes
+// them read back exactly.
 #include "io/json_cursor.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "core/check.h"
+#include "io/json_string.h"
 
 namespace proj {
 namespace {
 
 using ::testing::HasSubstr;
+
+TEST(JsonNumber, ShortestTextThatReadsBackExactly) {
+  EXPECT_EQ(JsonNumber(0.1), "0.1");
+  EXPECT_EQ(JsonNumber(120), "120");
+  EXPECT_EQ(JsonNumber(-0.5), "-0.5");
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> mantissa(-1, 1);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  for (int i = 0; i < 1000; ++i) {
+    const double value = std::ldexp(mantissa(rng), exponent(rng));
+    JsonCursor cursor(JsonNumber(value), "/tmp/n.json", "a test file");
+    EXPECT_EQ(cursor.Number(), value) << JsonNumber(value);
+  }
+  EXPECT_THROW(JsonNumber(std::numeric_limits<double>::quiet_NaN()), InputError);
+  EXPECT_THROW(JsonNumber(std::numeric_limits<double>::infinity()), InputError);
+}
 
 TEST(JsonCursor, ReadsAndSkipsValues) {
   JsonCursor cursor(
