@@ -14,6 +14,7 @@
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/keypoint_colors.h"
 #include "sfm/outputs/report_json.h"
+#include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/stages/input_stage.h"
 #include "sfm/stages/mapping_stage.h"
 #include "sfm/stages/pair_stage.h"
@@ -61,7 +62,11 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, con
 void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, const std::string& out_dir,
                    ReconstructionResult* result) {
   const std::string dense_root = (std::filesystem::path(out_dir) / "dense").string();
-  result->dense = mvs::ReconstructDense(result->scene, result->images, dense_root, options);
+  // The model as written (OUT/model), not as held: `sfm dense OUT/model` reads that one, and
+  // resume.txt's hashes of the poses would differ in the last bits (text and quaternions)
+  // and redo maps a finished run already has.
+  const Scene written = ReadColmapModel((std::filesystem::path(out_dir) / "model").string());
+  result->dense = mvs::ReconstructDense(written, result->images, dense_root, options);
   if (IsGeoreferenced(*result)) {
     const mvs::DenseCloud& cloud = result->dense->cloud;
     WriteGeoreferencedPointsLas(*result->enu_frame, cloud.positions, cloud.colors, "sfm dense cloud",

@@ -264,6 +264,14 @@ TEST(DenseCli, ReconstructDenseReportsTheDenseStage) {
   EXPECT_TRUE(fs::exists(dir + "/out/dense/sparse/cameras.txt"));
   EXPECT_TRUE(fs::exists(dir + "/out/points.ply"));  // the sparse outputs are there too
   ExpectReportPageWithDenseCloud(dir + "/out/report.html", dir + "/out/dense/points.ply");
+
+  // sfm dense on the model the run wrote finds every map up to date (the stage hashed the
+  // model as written, not as it held it).
+  const SfmRun again = Sfm(DenseArguments(dir, {"--dense-max-image-size", "160"}), dir + "/dense_again.log");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const std::string report_again = testing::ReadTextFile(dir + "/out/dense/report.json");
+  EXPECT_EQ(ReportNumber(report_again, "depth_maps_computed"), 0) << report_again;
+  EXPECT_EQ(ReportNumber(report_again, "depth_maps_reused"), registered) << report_again;
 }
 
 }  // namespace
