@@ -8,6 +8,7 @@
 #include "core/timer.h"
 #include "sfm/database/view_graph_loader.h"
 #include "sfm/scene/track_builder.h"
+#include "sfm/stages/ground_control_stage.h"
 
 namespace proj {
 namespace {
@@ -81,6 +82,13 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &summary.mapper);
   summary.scene = std::move(graph.scene);
   summary.database_image_ids = std::move(graph.database_image_ids);
+  if (!options.ground_control.gcp_path.empty()) {
+    Timer gcp_timer;
+    BundleAdjustmentOptions ba;
+    ba.num_threads = options.mapper.num_threads;
+    ApplyGroundControl(options.ground_control, ba, &summary);
+    summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
+  }
   summary.times.Add("mapping", timer.ElapsedSeconds());
   for (const auto& [step, seconds] : summary.mapper.times.Entries()) {
     summary.times.Add("mapping." + step, seconds);
