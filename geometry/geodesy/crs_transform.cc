@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "core/check.h"
+#include "geometry/geodesy/proj_handles.h"
 
 namespace proj {
 
@@ -31,14 +32,8 @@ std::string CrsDefinition(const std::string& crs_text) {
 
 // Members are destroyed in reverse order: the transformation before its context.
 struct CrsToWgs84::Impl {
-  struct ContextDeleter {
-    void operator()(PJ_CONTEXT* c) const { proj_context_destroy(c); }
-  };
-  struct ObjectDeleter {
-    void operator()(PJ* p) const { proj_destroy(p); }
-  };
-  std::unique_ptr<PJ_CONTEXT, ContextDeleter> context{proj_context_create()};
-  std::unique_ptr<PJ, ObjectDeleter> transform;
+  internal::ProjContextPtr context{proj_context_create()};
+  internal::ProjObjectPtr transform;
   std::string crs_text;
 };
 
@@ -48,15 +43,15 @@ CrsToWgs84::CrsToWgs84(const std::string& crs_text) : impl_(std::make_unique<Imp
   proj_log_level(context, PJ_LOG_NONE);
   impl_->crs_text = crs_text;
   const std::string definition = CrsDefinition(crs_text);
-  std::unique_ptr<PJ, Impl::ObjectDeleter> source(
+  internal::ProjObjectPtr source(
       definition.empty() ? nullptr : proj_create(context, definition.c_str()));
   PROJ_REQUIRE(source != nullptr && proj_is_crs(source.get()),
                "unknown coordinate reference system '" << crs_text
                    << "' (expected e.g. EPSG:32632, a PROJ string, or WGS84 UTM 32N)");
   // WGS 84 with ellipsoidal heights; longitude first once normalised.
-  std::unique_ptr<PJ, Impl::ObjectDeleter> target(proj_create(context, "EPSG:4979"));
+  internal::ProjObjectPtr target(proj_create(context, "EPSG:4979"));
   PROJ_CHECK(target != nullptr, "PROJ's database lacks EPSG:4979 (WGS 84 3D)");
-  std::unique_ptr<PJ, Impl::ObjectDeleter> raw(
+  internal::ProjObjectPtr raw(
       proj_create_crs_to_crs_from_pj(context, source.get(), target.get(), nullptr, nullptr));
   PROJ_REQUIRE(raw != nullptr, "PROJ cannot transform coordinates of '" << crs_text << "' to WGS84");
   impl_->transform.reset(proj_normalize_for_visualization(context, raw.get()));

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "core/logging.h"
-#include "sfm/gcp/gcp_file.h"
 #include "sfm/mapper/prior_alignment.h"
 
 namespace proj {
@@ -49,7 +48,11 @@ PriorAlignment GpsResidualsAfterGcps(const PriorAlignment& gps, const Sim3d& enu
   if (!gps.aligned) {
     alignment.residuals.clear();
     for (const auto& [image_id, prior] : scene.position_priors) {
-      if (scene.images[image_id].registered) alignment.residuals.push_back({image_id, {}, true});
+      if (!scene.images[image_id].registered) continue;
+      PriorResidual residual;
+      residual.image_id = image_id;
+      residual.inlier = true;
+      alignment.residuals.push_back(residual);
     }
   }
   MeasurePriorResiduals(scene, &alignment);
@@ -58,18 +61,22 @@ PriorAlignment GpsResidualsAfterGcps(const PriorAlignment& gps, const Sim3d& enu
 
 }  // namespace
 
-void ApplyGroundControl(const GroundControlOptions& options, const BundleAdjustmentOptions& ba,
-                        MappingStageSummary* summary) {
-  if (options.gcp_path.empty() || !summary->mapper.success) return;
-  const GcpFile file = ReadGcpFile(options.gcp_path);
+GcpFile ReadGcpFileForScene(const GroundControlOptions& options, const Scene& scene) {
+  GcpFile file = ReadGcpFile(options.gcp_path);
   CheckGcpNames(file, options.check_names);
-  Scene& scene = summary->scene;
   std::map<std::string, Eigen::Vector2i> image_sizes;
   for (const SceneImage& image : scene.images) {
     const Camera& camera = scene.cameras[image.camera_id];
     image_sizes[image.name] = Eigen::Vector2i(camera.width, camera.height);
   }
   CheckGcpObservations(file, image_sizes);
+  return file;
+}
+
+void ApplyGroundControl(const GroundControlOptions& options, const GcpFile& file, const BundleAdjustmentOptions& ba,
+                        MappingStageSummary* summary) {
+  if (!summary->mapper.success) return;
+  Scene& scene = summary->scene;
   std::vector<Wgs84Position> positions;
   for (const GroundControlPoint& point : file.points) positions.push_back(point.wgs84);
   const EnuFrame frame = ChooseEnuFrame(positions);  // heights ellipsoidal: the file's

@@ -7,14 +7,19 @@
 // the model stays as the mapper left it, with a warning saying why.
 #pragma once
 
+#include "sfm/gcp/gcp_file.h"
 #include "sfm/gcp/ground_control.h"
 #include "sfm/stages/stage_summaries.h"
 
 namespace proj {
 
-// Nothing happens without options.gcp_path or without a model. Throws InputError (naming
-// the file and line) for a GCP file that does not fit the run's images.
-void ApplyGroundControl(const GroundControlOptions& options, const BundleAdjustmentOptions& ba,
+// Reads options.gcp_path and checks it against the scene's images (names and sizes): before
+// mapping, so that a bad file fails early. Throws InputError naming the file and line.
+GcpFile ReadGcpFileForScene(const GroundControlOptions& options, const Scene& scene);
+
+// Georeferences the model of `summary` by the points of `file`. Nothing happens without a
+// model.
+void ApplyGroundControl(const GroundControlOptions& options, const GcpFile& file, const BundleAdjustmentOptions& ba,
                         MappingStageSummary* summary);
 
 }  // namespace proj

@@ -1,6 +1,7 @@
 #include "sfm/stages/mapping_stage.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "core/check.h"
@@ -63,6 +64,8 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
+  std::optional<GcpFile> gcp_file;  // checked against the images before the mapper's work
+  if (!options.ground_control.gcp_path.empty()) gcp_file = ReadGcpFileForScene(options.ground_control, graph.scene);
   MarkKeyframes(options, tracks, &graph.scene, &statistics);
   summary.enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
@@ -82,11 +85,11 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &summary.mapper);
   summary.scene = std::move(graph.scene);
   summary.database_image_ids = std::move(graph.database_image_ids);
-  if (!options.ground_control.gcp_path.empty()) {
+  if (gcp_file) {
     Timer gcp_timer;
     BundleAdjustmentOptions ba;
     ba.num_threads = options.mapper.num_threads;
-    ApplyGroundControl(options.ground_control, ba, &summary);
+    ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }
   summary.times.Add("mapping", timer.ElapsedSeconds());
