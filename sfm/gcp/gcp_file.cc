@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "core/check.h"
-#include "geometry/geodesy/crs_transform.h"
 #include "io/file_bytes.h"
 
 namespace proj {
@@ -29,12 +28,21 @@ bool ParseNumber(const std::string& field, double* value) {
 }  // namespace
 
 GcpFile ParseGcpFile(const std::string& text, const std::string& path) {
+  std::unique_ptr<CrsToWgs84> converter;
+  return ParseGcpFile(text, path, [&](const std::string& crs) -> const CrsToWgs84& {
+    converter = std::make_unique<CrsToWgs84>(crs);
+    return *converter;
+  });
+}
+
+GcpFile ParseGcpFile(const std::string& text, const std::string& path,
+                     const std::function<const CrsToWgs84&(const std::string&)>& converter_for) {
   GcpFile file;
   file.path = path;
   std::istringstream lines(text);
   std::string line_text;
   int line = 0;
-  std::unique_ptr<CrsToWgs84> to_wgs84;
+  const CrsToWgs84* to_wgs84 = nullptr;
   std::map<std::string, size_t> index_of;  // point name -> index in file.points
   while (std::getline(lines, line_text)) {
     ++line;
@@ -43,7 +51,7 @@ GcpFile ParseGcpFile(const std::string& text, const std::string& path) {
     if (!to_wgs84) {
       file.crs = trimmed;
       try {
-        to_wgs84 = std::make_unique<CrsToWgs84>(trimmed);
+        to_wgs84 = &converter_for(trimmed);
       } catch (const InputError& error) {
         PROJ_REQUIRE(false, path << ":" << line << ": " << error.what());
       }

@@ -9,12 +9,14 @@
 // coordinates. Errors are InputErrors that name the file and line.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "geometry/geodesy/crs_transform.h"
 #include "geometry/geodesy/local_enu_frame.h"
 
 namespace proj {
@@ -44,6 +46,11 @@ struct GcpFile {
 // name given two positions, an image named twice for one point, or a point seen in one image
 // only.
 GcpFile ParseGcpFile(const std::string& text, const std::string& path);
+// The same with the CRS converter from `converter_for(crs_text)` (which throws InputError for
+// an unknown CRS) instead of a new one: building one searches PROJ's database (tens of
+// milliseconds), which a caller parsing many files (the fuzzer) does once per CRS.
+GcpFile ParseGcpFile(const std::string& text, const std::string& path,
+                     const std::function<const CrsToWgs84&(const std::string&)>& converter_for);
 // Reads and parses; InputError also when the file cannot be read.
 GcpFile ReadGcpFile(const std::string& path);
 
