@@ -87,6 +87,10 @@ void ApplyGroundControl(const GroundControlOptions& options, const GcpFile& file
     if (summary->enu_frame) ConvertPriors(*summary->enu_frame, frame, &scene);
     summary->mapper.georeference = GpsResidualsAfterGcps(summary->mapper.georeference, gcp.enu_from_model, scene);
     summary->enu_frame = frame;
+    PROJ_LOG(kInfo, "GCP adjustment (" << gcp.adjustment.solver << "): " << gcp.adjustment.num_iterations
+                                       << " iterations, " << gcp.adjustment.time_s << " s, rms "
+                                       << gcp.adjustment.initial_rms_px << " -> " << gcp.adjustment.final_rms_px
+                                       << " px");
     PROJ_LOG(kInfo, "model georeferenced by " << gcp.control.count << " ground control points: RMS "
                                               << gcp.control.error_m << " m (control), " << gcp.check.error_m
                                               << " m over " << gcp.check.count << " check point(s)");

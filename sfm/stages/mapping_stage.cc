@@ -89,6 +89,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
     Timer gcp_timer;
     BundleAdjustmentOptions ba;
     ba.num_threads = options.mapper.num_threads;
+    ba.function_tolerance = options.mapper.final_ba_function_tolerance;  // as the mapper's last ones
     ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }
