@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-targets="image_decode exif ply float_raster colmap_text colmap_binary scene_database"
+targets="image_decode exif ply float_raster colmap_text colmap_binary scene_database gcp_file"
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds-per-target) seconds="$2"; shift 2 ;;

@@ -11,6 +11,7 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "datasets/synthetic/random.h"
+#include "datasets/synthetic/synthetic_gcps.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "geometry/geodesy/vertical_datum.h"
 #include "io/atomic_file.h"
@@ -53,6 +54,7 @@ void SyntheticFlightOptions::Check() const {
                    << world.relief_m + world.max_building_height_m + 5 << " m)");
   PROJ_REQUIRE(forward_overlap >= 0 && forward_overlap < 0.95 && side_overlap >= 0 && side_overlap < 0.95,
                "overlaps must be in [0, 0.95)");
+  PROJ_REQUIRE(num_gcps >= 0 && num_gcps <= 100, "--gcps must be in [0, 100]");
   PROJ_REQUIRE(pitch_deg >= 0 && pitch_deg <= 60, "--pitch-deg must be in [0, 60]");
   PROJ_REQUIRE(attitude_jitter_deg >= 0 && attitude_jitter_deg <= 10,
                "SyntheticFlightOptions.attitude_jitter_deg must be in [0, 10]");
@@ -128,6 +130,7 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
         shot.gps->altitude_reference = GpsAltitudeReference::kEllipsoid;
       }
     }
+    if (!options.write_gps) shot.gps.reset();
     shot.capture_time_s = kFirstCaptureTime + i * options.shot_interval_s + line * options.turn_s;
     shots.push_back(std::move(shot));
   }
@@ -162,6 +165,11 @@ double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::st
     WriteStrechaCamera((fs::path(cameras_dir) / (shot.name + ".camera")).string(), shot.camera);
   }
   const double seconds_per_image = timer.ElapsedSeconds() / shots.size();
+  if (options.num_gcps > 0) {
+    const std::vector<SyntheticGcp> gcps = PlanSyntheticGcps(world, shots, options.num_gcps);
+    WriteSyntheticGcpList(options.origin, gcps, (fs::path(out_dir) / "gcp_list.txt").string());
+    PROJ_LOG(kInfo, "synthetic flight: " << gcps.size() << " ground control points in gcp_list.txt");
+  }
   WriteFileAtomically((fs::path(out_dir) / "gt_enu_origin.txt").string(), [&](std::ostream& stream) {
     stream << std::setprecision(17) << options.origin.ref_latitude_deg << ' '
            << options.origin.ref_longitude_deg << ' ' << options.origin.ref_altitude_m << '\n';

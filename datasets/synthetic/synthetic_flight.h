@@ -39,6 +39,9 @@ struct SyntheticFlightOptions {
   double gps_horizontal_std_m = 1.5;  // white noise of the written fixes
   double gps_vertical_std_m = 3.0;
   GpsFault gps_fault = GpsFault::kNone;
+  bool write_gps = true;  // false: no GPS in the EXIF (the flight is the same otherwise)
+  // Ground control points written to gcp_list.txt (synthetic_gcps.h); 0: none.
+  int num_gcps = 8;
   // The datum of the written altitudes: EGM96 ("above sea level", as DJI drones write them;
   // ellipsoidal, GPSAltitudeRef 2, when PROJ's geoid grid is missing) or the ellipsoid.
   VerticalDatum gps_altitude_datum = VerticalDatum::kEgm96;
@@ -68,6 +71,8 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
 //   out_dir/gt_dense_cameras/NNNN.jpg.camera  ground truth (io/strecha_camera.h)
 //   out_dir/gt_enu_origin.txt                 "latitude_deg longitude_deg altitude_m" of the
 //                                             world frame's origin
+//   out_dir/gcp_list.txt                      options.num_gcps ground control points with
+//                                             their exact marks (synthetic_gcps.h)
 // Atomic files; throws InputError when out_dir cannot be written or out_dir/images holds
 // images this flight would not overwrite. Returns the mean render time per image, seconds.
 double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::string& out_dir);

@@ -164,17 +164,15 @@ std::array<float, 3> TerrainWorld::Texture(double u, double v, double footprint_
           static_cast<float>(colour[2] * shade)};
 }
 
-std::array<float, 3> TerrainWorld::Trace(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
-                                         double spacing_rad) const {
-  const std::array<float, 3> sky = {150.0f, 185.0f, 230.0f};
-  const Eigen::Vector3d d = direction.normalized();
-  if (d.z() > -1e-3) return sky;
+TerrainWorld::Hit TerrainWorld::Intersect(const Eigen::Vector3d& origin, const Eigen::Vector3d& d) const {
+  Hit hit;
+  if (d.z() > -1e-3) return hit;
   // Terrain: sphere tracing on the heightfield. The height above the terrain changes along
   // the ray at most at rate L = |d.z| + slope bound * |d.xy|, so steps of (height / L) never
   // pass through it; they shrink geometrically near the hit.
   const double t_top = (origin.z() - max_height_) / -d.z();
   const double t_bottom = (origin.z() + max_height_) / -d.z();
-  double t_hit = std::numeric_limits<double>::infinity();
+  double& t_hit = hit.t;
   const double rate = -d.z() + max_slope_ * std::sqrt(std::max(0.0, 1 - d.z() * d.z()));
   double t = std::max(t_top, 0.0);
   for (int iteration = 0; iteration < 200 && t <= t_bottom; ++iteration) {
@@ -192,9 +190,6 @@ std::array<float, 3> TerrainWorld::Trace(const Eigen::Vector3d& origin, const Ei
   const double t_exit = std::isinf(t_hit) ? t_bottom : t_hit;
   const Eigen::Vector3d entry = origin + t_enter * d, exit = origin + t_exit * d;
   const double cell = options_.building_cell_m;
-  int face = -1;
-  Building hit_building;
-  Eigen::Vector3d hit_local;
   for (int i = static_cast<int>(std::floor(std::min(entry.x(), exit.x()) / cell));
        i <= static_cast<int>(std::floor(std::max(entry.x(), exit.x()) / cell)); ++i) {
     for (int j = static_cast<int>(std::floor(std::min(entry.y(), exit.y()) / cell));
@@ -228,14 +223,28 @@ std::array<float, 3> TerrainWorld::Trace(const Eigen::Vector3d& origin, const Ei
       }
       if (miss || axis_near < 0 || t_near >= t_hit) continue;
       t_hit = t_near;
-      face = axis_near;
-      hit_building = building;
-      hit_local = o + t_near * dir;
+      hit.face = axis_near;
+      hit.building = building;
+      hit.local = o + t_near * dir;
     }
   }
-  if (std::isinf(t_hit)) return sky;
-  const double footprint_m = std::max(1e-3, t_hit * spacing_rad);
-  const Eigen::Vector3d p = origin + t_hit * d;
+  return hit;
+}
+
+double TerrainWorld::HitDistance(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction) const {
+  return Intersect(origin, direction.normalized()).t;
+}
+
+std::array<float, 3> TerrainWorld::Trace(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
+                                         double spacing_rad) const {
+  const std::array<float, 3> sky = {150.0f, 185.0f, 230.0f};
+  const Eigen::Vector3d d = direction.normalized();
+  const Hit hit = Intersect(origin, d);
+  if (std::isinf(hit.t)) return sky;
+  const double footprint_m = std::max(1e-3, hit.t * spacing_rad);
+  const Eigen::Vector3d p = origin + hit.t * d;
+  const int face = hit.face;
+  const Eigen::Vector3d& hit_local = hit.local;
   if (face < 0) {
     const Eigen::Vector3d normal = TerrainNormal(p.x(), p.y());
     const double light = 0.45 + 0.55 * std::max(0.0, normal.dot(sun_));
@@ -244,7 +253,7 @@ std::array<float, 3> TerrainWorld::Trace(const Eigen::Vector3d& origin, const Ei
     return colour;
   }
   // Roof: (x, y) of the building frame; walls: (along the wall, height).
-  const Building& b = hit_building;
+  const Building& b = hit.building;
   const double u = face == 2 ? hit_local.x() : face == 0 ? hit_local.y() : hit_local.x();
   const double v = face == 2 ? hit_local.y() : hit_local.z();
   Eigen::Vector3d local_normal = Eigen::Vector3d::Zero();

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -31,6 +32,9 @@ class TerrainWorld {
                const Eigen::Vector2d& area_max);
 
   double Height(double x, double y) const;  // terrain only
+  // Distance from `origin` along `direction` (any length) to the first surface, terrain or
+  // building; +infinity when the ray meets none (the sky).
+  double HitDistance(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction) const;
   // Colour in [0, 255] of the ray C + t d (any d), textures filtered for samples
   // `spacing_rad` apart in angle; the sky colour when nothing is hit.
   std::array<float, 3> Trace(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
@@ -48,6 +52,15 @@ class TerrainWorld {
     Eigen::Vector2d frequency = Eigen::Vector2d::Zero();  // radians per metre
     double amplitude = 0, phase = 0;
   };
+  // The first surface along the ray C + t d (d unit): t, and for a building its face axis
+  // (0..2, -1 for the terrain), the building and the hit in the building's frame.
+  struct Hit {
+    double t = std::numeric_limits<double>::infinity();
+    int face = -1;
+    Building building;
+    Eigen::Vector3d local = Eigen::Vector3d::Zero();
+  };
+  Hit Intersect(const Eigen::Vector3d& origin, const Eigen::Vector3d& d) const;
   // The building of lattice cell (i, j), if any; it lies inside its cell.
   bool BuildingOf(int i, int j, Building* building) const;
   bool LayOutBuilding(int i, int j, Building* building) const;  // derived from the seed

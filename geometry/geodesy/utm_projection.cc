@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/check.h"
+#include "geometry/geodesy/proj_handles.h"
 
 namespace proj {
 
@@ -27,14 +28,8 @@ UtmZone UtmZoneOf(const Wgs84Position& position) {
 // Its own PROJ context (PROJ objects of one context must not be used from two threads at once);
 // members are destroyed in reverse order, the projection before its context.
 struct UtmProjection::Impl {
-  struct ContextDeleter {
-    void operator()(PJ_CONTEXT* c) const { proj_context_destroy(c); }
-  };
-  struct ProjectionDeleter {
-    void operator()(PJ* p) const { proj_destroy(p); }
-  };
-  std::unique_ptr<PJ_CONTEXT, ContextDeleter> context{proj_context_create()};
-  std::unique_ptr<PJ, ProjectionDeleter> projection;
+  internal::ProjContextPtr context{proj_context_create()};
+  internal::ProjObjectPtr projection;
 };
 
 UtmProjection::UtmProjection(const UtmZone& zone) : zone_(zone), impl_(std::make_unique<Impl>()) {

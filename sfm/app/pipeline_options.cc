@@ -248,6 +248,27 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "GPS fixes farther than this from the model aligned to GPS are outliers, "
                  "metres")
       ->capture_default_str();
+  GroundControlOptions& gcp = args->options.ground_control;
+  app.add_option("--gcp", gcp.gcp_path,
+                 "Ground control points, OpenDroneMap's gcp_list.txt: the first line the CRS "
+                 "(EPSG:32632, a PROJ string, or WGS84 UTM 32N), then one mark a line: geo_x "
+                 "geo_y geo_z im_x im_y image_name [gcp_name]. The model is aligned to them and "
+                 "adjusted with each held to its position (GPS positions then only get residuals); "
+                 "report.json's \"gcp\" gives each point's residual")
+      ->check(CLI::ExistingFile);
+  app.add_option("--gcp-check", gcp.check_names,
+                 "Names of GCPs left out of the adjustment as check points (comma-separated): "
+                 "their residuals measure the model's accuracy")
+      ->delimiter(',');
+  app.add_option_function<std::vector<double>>(
+         "--gcp-sigma-m",
+         [&gcp](const std::vector<double>& sigma) {
+           gcp.sigma_horizontal_m = sigma.front();
+           gcp.sigma_vertical_m = sigma.back();
+         },
+         "Standard deviation of a control point's surveyed position, metres: one value for "
+         "all axes or 'HORIZONTAL VERTICAL' (default 0.02 0.02, an RTK survey)")
+      ->expected(1, 2);
   AddEnumOption(app, "--ba-solver", &args->options.ba_solver, kBaSolverNames,
                 "Bundle adjustment solver: gpu or cpu is our Levenberg-Marquardt with Schur "
                 "complement and PCG on that device (cpu: exact dense steps up to 100 images; "

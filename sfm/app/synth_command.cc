@@ -35,6 +35,11 @@ void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* 
   app.add_option("--gps-noise-m", flight->gps_horizontal_std_m,
                  "Flight: horizontal GPS noise (standard deviation; vertical is twice), m")
       ->capture_default_str();
+  app.add_flag("!--no-gps", flight->write_gps, "Flight: write no GPS into the EXIF (for --gcp runs)");
+  app.add_option("--gcps", flight->num_gcps,
+                 "Flight: ground control points on open ground, with their exact marks, in "
+                 "OUT_DIR/gcp_list.txt (UTM zone of the origin; 0: none)")
+      ->capture_default_str();
   AddEnumOption(app, "--gps-fault", &flight->gps_fault, kGpsFaultNames,
                 "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
                 "image 400 m off), altitude (one image 150 m high), hover (one fix for all)");

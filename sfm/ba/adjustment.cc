@@ -109,6 +109,11 @@ void ValidateConfig(const BundleAdjustmentConfig& config, const Scene& scene) {
                  "BundleAdjustmentConfig.position_priors: image " << image_id
                      << " has a prior with a non-positive sigma or a non-finite position");
   }
+  for (const auto& [point_id, prior] : config.point_priors) {
+    PROJ_REQUIRE(prior.sigma.minCoeff() > 0 && prior.position.allFinite(),
+                 "BundleAdjustmentConfig.point_priors: point " << point_id
+                     << " has a prior with a non-positive sigma or a non-finite position");
+  }
   check_points(config.variable_point_ids, "variable_point_ids");
   check_points(config.constant_point_ids, "constant_point_ids");
   for (int id : config.variable_point_ids) {
@@ -238,9 +243,11 @@ Adjustment PrepareAdjustment(const BundleAdjustmentOptions& options,
       adjustment.constant_points.insert(adjustment.constant_points.end(), point_id);
     } else {
       ++summary->num_variable_points;
+      const auto prior = config.point_priors.find(point_id);
+      if (prior != config.point_priors.end()) adjustment.point_priors.insert(*prior);
     }
   }
-
+  summary->num_point_priors = static_cast<int>(adjustment.point_priors.size());
   return adjustment;
 }
 

@@ -29,6 +29,7 @@ struct Adjustment {
   std::set<int> constant_points;  // used points held constant
   std::map<int, std::vector<int>> constant_camera_params;  // camera id -> constant indices
   std::map<int, PositionPrior> position_priors;             // of images in pose_images
+  std::map<int, PositionPrior> point_priors;                // of used, variable points
   std::map<int, BundleAdjustmentConfig::FocalPrior> focal_priors;  // of variable cameras
 };
 

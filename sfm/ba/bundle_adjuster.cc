@@ -19,8 +19,9 @@ namespace proj {
 namespace {
 
 BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& options,
-                                             int num_observations) {
+                                             int num_observations, bool point_priors) {
   using Solver = BundleAdjustmentOptions::Solver;
+  if (point_priors) return Solver::kCeres;  // our LM + PCG solvers have no point priors
   switch (options.solver) {
     case Solver::kGpu:
       if (cuda::DeviceAvailable()) return Solver::kGpu;
@@ -102,7 +103,7 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
 
   internal::SolverResult result;
-  switch (ChooseSolver(options, summary.num_observations)) {
+  switch (ChooseSolver(options, summary.num_observations, !adjustment.point_priors.empty())) {
     case BundleAdjustmentOptions::Solver::kCpu:
       result = internal::SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;
@@ -155,6 +156,7 @@ cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
                               cuda::BaSolverOptions* solver_options) {
   options.Check();
   internal::ValidateConfig(config, scene);
+  PROJ_REQUIRE(config.point_priors.empty(), "MakeBaProblem: our LM + PCG solvers have no point priors");
   BundleAdjustmentSummary counts;
   const internal::Adjustment adjustment = internal::PrepareAdjustment(options, config, scene, &counts);
   internal::ProblemIndex index;

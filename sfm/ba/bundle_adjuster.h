@@ -95,6 +95,12 @@ struct BundleAdjustmentConfig {
   // three or more variable images whose positions are not collinear fix the gauge themselves:
   // fix_gauge then adds nothing. Every solver has these residuals (no robust loss on them).
   std::map<int, PositionPrior> position_priors;
+  // Priors on 3D points, by point id, in the scene's world frame (ground control points held to
+  // their surveyed positions): a residual (X - prior) / sigma per prior of a variable point
+  // (others are ignored), no robust loss. Only Ceres has them: an adjustment with point priors
+  // runs on Ceres whatever options.solver says. They do not count for fix_gauge: a caller
+  // whose point priors hold the gauge turns fix_gauge off.
+  std::map<int, PositionPrior> point_priors;
   // Priors on focal lengths, by camera id: a residual (f - focal_px) / sigma_px per focal
   // parameter of a refined camera (others are ignored), in every solver as position priors.
   struct FocalPrior {
@@ -112,6 +118,7 @@ struct BundleAdjustmentSummary {
   int num_variable_points = 0;
   int num_skipped_observations = 0;  // points behind the camera at the start: not added
   int num_position_priors = 0;       // prior residual blocks (3 residuals each)
+  int num_point_priors = 0;          // likewise
   double initial_cost = 0;           // 0.5 * sum of robustified squared errors (Ceres' cost)
   double final_cost = 0;
   double initial_rms_px = 0;  // RMS (non-robust) reprojection error over the residuals

@@ -98,6 +98,10 @@ SolverResult SolveWithCeres(const BundleAdjustmentOptions& options, const Adjust
     problem.AddResidualBlock(CreatePositionPriorCost(prior).release(), nullptr,
                              pose.rotation.coeffs().data(), pose.translation.data());
   }
+  for (const auto& [point_id, prior] : adjustment.point_priors) {
+    problem.AddResidualBlock(CreatePointPriorCost(prior).release(), nullptr,
+                             scene->points.at(point_id).position.data());
+  }
   for (const auto& [camera_id, prior] : adjustment.focal_priors) {
     Camera& camera = scene->cameras[camera_id];
     const std::vector<int>& constant = adjustment.constant_camera_params.at(camera_id);

@@ -1,6 +1,7 @@
 #include "sfm/ba/position_prior_cost.h"
 
 #include <ceres/autodiff_cost_function.h>
+#include <ceres/sized_cost_function.h>
 
 #include <Eigen/Geometry>
 
@@ -50,7 +51,30 @@ class CameraParameterPriorCost : public ceres::CostFunction {
   double inverse_sigma_;
 };
 
+// Linear in the point: the Jacobian is diag(1 / sigma).
+class PointPriorCost : public ceres::SizedCostFunction<3, 3> {
+ public:
+  explicit PointPriorCost(const PositionPrior& prior)
+      : position_(prior.position), inverse_sigma_(prior.sigma.cwiseInverse()) {}
+  bool Evaluate(double const* const* parameters, double* residuals,
+                double** jacobians) const override {
+    for (int k = 0; k < 3; ++k) residuals[k] = (parameters[0][k] - position_[k]) * inverse_sigma_[k];
+    if (jacobians != nullptr && jacobians[0] != nullptr) {
+      for (int k = 0; k < 9; ++k) jacobians[0][k] = k % 4 == 0 ? inverse_sigma_[k / 4] : 0.0;
+    }
+    return true;
+  }
+
+ private:
+  Eigen::Vector3d position_;
+  Eigen::Vector3d inverse_sigma_;
+};
+
 }  // namespace
+
+std::unique_ptr<ceres::CostFunction> CreatePointPriorCost(const PositionPrior& prior) {
+  return std::make_unique<PointPriorCost>(prior);
+}
 
 std::unique_ptr<ceres::CostFunction> CreateCameraParameterPriorCost(int num_params, int index,
                                                                     double value, double sigma) {

@@ -101,7 +101,8 @@ bool IncrementalMapper::TryInitialPairsOfKeyframesFirst(const std::vector<char>*
 bool IncrementalMapper::TryInitialPairs(bool keyframes_only, const std::vector<char>* allowed_images) {
   const std::vector<const VerifiedPair*> candidates =
       InitialPairCandidates(pairs_, scene_, options_.init_min_tri_angle_deg,
-                            options_.init_max_candidates, nullptr, keyframes_only, allowed_images);
+                            options_.init_max_candidates, nullptr, keyframes_only, allowed_images,
+                            options_.init_min_num_points);
   for (double angle = options_.init_min_tri_angle_deg; angle >= options_.init_lowest_tri_angle_deg;
        angle /= 2) {
     for (const VerifiedPair* pair : candidates) {

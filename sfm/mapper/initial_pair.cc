@@ -101,7 +101,8 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates, int* num_scored,
                                                        bool keyframes_only,
-                                                       const std::vector<char>* allowed_images) {
+                                                       const std::vector<char>* allowed_images,
+                                                       int min_num_inliers) {
   int scored = 0;
   // General pairs, then planar ones; within each by decreasing inlier count (the bound).
   std::vector<size_t> general, planar;
@@ -110,6 +111,7 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
     if (geometry.configuration == TwoViewConfiguration::kPanoramic ||
         geometry.configuration == TwoViewConfiguration::kDegenerate ||
         geometry.inlier_matches.empty() ||
+        static_cast<int>(geometry.inlier_matches.size()) < min_num_inliers ||
         (keyframes_only && (!scene.images[pairs[i].pair.image1].keyframe ||
                             !scene.images[pairs[i].pair.image2].keyframe)) ||
         (allowed_images != nullptr && (!(*allowed_images)[pairs[i].pair.image1] ||

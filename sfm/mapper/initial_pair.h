@@ -39,6 +39,9 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
 // (seen on a street scene); then best score first (ties: more inliers, then input order).
 // Never panoramic or degenerate ones, nor (keyframes_only) pairs with a non-keyframe
 // (SceneImage::keyframe), nor (allowed_images non-null) pairs with an image it marks 0.
+// Nor pairs with fewer than min_num_inliers verified inliers (they cannot give the points a
+// model starts from; on a nadir survey dozens of such general pairs, far apart with a few
+// inliers each, would otherwise fill the list ahead of the overlapping, planar, neighbours).
 // At most max_candidates. Only the pairs that may make the list are scored (a score never
 // exceeds the pair's inlier count, so pairs are scored by decreasing inlier count until none
 // left can): with thousands of pairs, a few hundred usually; *num_scored (when non-null) says
@@ -47,7 +50,8 @@ std::vector<const VerifiedPair*> InitialPairCandidates(const std::vector<Verifie
                                                        const Scene& scene, double wanted_angle_deg,
                                                        int max_candidates, int* num_scored = nullptr,
                                                        bool keyframes_only = true,
-                                                       const std::vector<char>* allowed_images = nullptr);
+                                                       const std::vector<char>* allowed_images = nullptr,
+                                                       int min_num_inliers = 0);
 
 // The pair's relative pose for the normalized coordinates n1, n2 of its inlier matches.
 // Verification decomposed E (or H) on those inliers already: a calibrated or planar pair with a

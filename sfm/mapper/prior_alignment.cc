@@ -92,20 +92,27 @@ PriorAlignment AlignSceneToPriors(const PriorAlignmentOptions& options, uint64_t
   alignment.aligned = true;
   alignment.priors_from_model = report.model;
   TransformScene(report.model, scene);
-  double sum2 = 0;
   for (size_t i = 0; i < image_ids.size(); ++i) {
     PriorResidual r;
     r.image_id = image_ids[i];
-    r.residual_m = scene->images[image_ids[i]].cam_from_world.Center() - priors[i];
     r.inlier = report.inlier_mask[i] != 0;
-    if (r.inlier) {
-      sum2 += r.residual_m.squaredNorm();
-      alignment.inlier_max_m = std::max(alignment.inlier_max_m, r.residual_m.norm());
-    }
     alignment.residuals.push_back(r);
   }
-  alignment.inlier_rms_m = std::sqrt(sum2 / std::max(1, alignment.NumInliers()));
+  MeasurePriorResiduals(*scene, &alignment);
   return alignment;
+}
+
+void MeasurePriorResiduals(const Scene& scene, PriorAlignment* alignment) {
+  double sum2 = 0;
+  alignment->inlier_max_m = 0;
+  for (PriorResidual& r : alignment->residuals) {
+    r.residual_m = scene.images[r.image_id].cam_from_world.Center() - scene.position_priors.at(r.image_id).position;
+    if (r.inlier) {
+      sum2 += r.residual_m.squaredNorm();
+      alignment->inlier_max_m = std::max(alignment->inlier_max_m, r.residual_m.norm());
+    }
+  }
+  alignment->inlier_rms_m = std::sqrt(sum2 / std::max(1, alignment->NumInliers()));
 }
 
 }  // namespace proj

@@ -71,6 +71,11 @@ void AddGeoreferencePriors(const PriorAlignmentOptions& options, const PriorAlig
 PriorAlignment AlignSceneToPriors(const PriorAlignmentOptions& options, uint64_t seed,
                                   Scene* scene);
 
+// Recomputes each residual of `alignment` (its image ids and inlier flags as they are) from
+// the scene's registered poses and priors, and the inliers' RMS and maximum: after the model
+// moved (a georeference by ground control points). Precondition: every image has a prior.
+void MeasurePriorResiduals(const Scene& scene, PriorAlignment* alignment);
+
 // Moves the whole scene (registered poses and points) by new_from_old. Precondition: scale > 0.
 void TransformScene(const Sim3d& new_from_old, Scene* scene);
 

@@ -72,7 +72,12 @@ std::string LasCrsName(const UtmZone& zone, VerticalDatum heights) {
 
 std::string NotGeoreferencedReason(const ReconstructionResult& result) {
   if (!result.mapper.success) return "no model was built";
-  if (!result.enu_frame) return "no image has a usable GPS position (or --no-georeference)";
+  const std::string gcp_reason = result.ground_control
+                                     ? "the ground control points could not be used (" +
+                                           result.ground_control->failure_reason + "); "
+                                     : "";
+  if (!result.enu_frame) return gcp_reason + "no image has a usable GPS position (or --no-georeference)";
+  if (result.ground_control) return gcp_reason + "the GPS alignment: " + result.mapper.georeference.failure_reason;
   return "the model could not be aligned to the GPS positions: " +
          result.mapper.georeference.failure_reason;
 }
@@ -172,6 +177,9 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
   const std::string in = indent + "  ";
   out << std::setprecision(12) << "{\n"
       << in << "\"georeferenced\": true,\n"
+      << in << "\"georeferenced_by\": "
+      << (result.ground_control && result.ground_control->georeferenced ? "\"ground control points\"" : "\"GPS\"")
+      << ",\n"
       << in << "\"model_frame\": \"local ENU: x east, y north, z up, metres, origin below\",\n"
       << in << "\"enu_origin_wgs84\": {\"latitude_deg\": " << frame.ref_latitude_deg
       << ", \"longitude_deg\": " << frame.ref_longitude_deg

@@ -11,6 +11,7 @@
 #include "io/base64.h"
 #include "io/image_encode.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/report_assets.h"
 #include "sfm/render/scene_render.h"
@@ -202,7 +203,7 @@ void WriteImageTable(const Scene& scene, std::ostream& out) {
 
 // The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
 void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
-  if (!result.enu_frame) return;
+  if (!result.enu_frame || result.scene.position_priors.empty()) return;
   const PriorAlignment& alignment = result.mapper.georeference;
   out << "<h2>GPS</h2>\n";
   if (!IsGeoreferenced(result)) {
@@ -219,6 +220,27 @@ void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
     for (int k = 0; k < 3; ++k) out << "<td class=\"num\">" << Fixed(r.residual_m[k], 2) << "</td>";
     out << "<td class=\"num\">" << Fixed(r.residual_m.norm(), 2) << "</td>"
         << (r.inlier ? "<td>yes</td>" : "<td class=\"no\">outlier</td>") << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+// The ground control points (--gcp): per point, its residual (triangulated - surveyed).
+void WriteGcpTable(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.ground_control) return;
+  const GroundControlSummary& gcp = *result.ground_control;
+  out << "<h2>Ground control points</h2>\n<p>" << Escape(GcpSummaryLine(gcp)) << "</p>\n";
+  if (!gcp.georeferenced) return;
+  out << "<table><tr><th>point</th><th>role</th><th>marks</th><th>east (m)</th><th>north (m)</th>"
+         "<th>up (m)</th><th>distance (m)</th></tr>\n";
+  for (const GcpResidual& point : gcp.points) {
+    out << "<tr><td>" << Escape(point.name) << "</td><td>" << (point.role == GcpRole::kControl ? "control" : "check")
+        << "</td><td class=\"num\">" << point.num_registered_marks << "/" << point.num_marks << "</td>";
+    if (!point.triangulated) {
+      out << "<td class=\"no\" colspan=\"4\">not triangulated</td></tr>\n";
+      continue;
+    }
+    for (int k = 0; k < 3; ++k) out << "<td class=\"num\">" << Fixed(point.residual_enu_m[k], 3) << "</td>";
+    out << "<td class=\"num\">" << Fixed(point.residual_enu_m.norm(), 3) << "</td></tr>\n";
   }
   out << "</table>\n";
 }
@@ -340,6 +362,7 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
               if (result.dense) WriteDenseSection(*result.dense, dense_cloud, options, has_viewer, out);
               WriteImageTable(result.scene, out);
               WriteGpsTable(result, out);
+              WriteGcpTable(result, out);
               WriteSkipped(result, out);
             });
 }

@@ -6,6 +6,7 @@
 #include "io/json_string.h"
 #include "mvs/dense_report.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 
 namespace proj {
@@ -98,6 +99,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"georeference\": ";
     WriteGeoreferenceObject(result, "  ", out);
     out << ",\n";
+    if (result.ground_control) {
+      out << "  \"gcp\": ";
+      WriteGcpObject(*result.ground_control, "  ", out);
+      out << ",\n";
+    }
     if (result.dense) {
       out << "  \"dense\": ";
       mvs::WriteDenseSummaryJson(*result.dense, "  ", out);

@@ -10,7 +10,9 @@
 #include "cuda/device_selection.h"
 #include "mvs/dense_reconstruction.h"
 #include "mvs/dense_workspace.h"
+#include "sfm/gcp/gcp_file.h"
 #include "sfm/mapper/scene_geometry.h"
+#include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/keypoint_colors.h"
 #include "sfm/outputs/report_json.h"
@@ -28,6 +30,9 @@ ReconstructionResult BuildReconstruction(const ReconstructionOptions& unresolved
   ReconstructionResult result;
   result.database_path = database_path;
   Timer total;
+  if (!options.ground_control.gcp_path.empty()) {  // a bad GCP file fails before the work
+    CheckGcpNames(ReadGcpFile(options.ground_control.gcp_path), options.ground_control.check_names);
+  }
   SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
   PROJ_LOG(kInfo, "scene database: " << database_path);
   ExtractionStageSummary extraction = RunExtractionStage(options, input, &database);
@@ -108,8 +113,9 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
   summary << "registered " << scene.NumRegisteredImages() << "/" << scene.images.size() << " images";
   if (!result.skipped.empty()) summary << " (" << result.skipped.size() << " files skipped)";
   summary << ", " << scene.points.size() << " points, mean reprojection error "
-          << MeanReprojectionErrorPx(scene) << " px, mean track length " << MeanTrackLength(scene)
-          << "\ntimes:";
+          << MeanReprojectionErrorPx(scene) << " px, mean track length " << MeanTrackLength(scene);
+  if (result.ground_control) summary << "\n" << GcpSummaryLine(*result.ground_control);
+  summary << "\ntimes:";
   // The stages and the mapper's steps; CPU seconds and sub-steps are in report.json.
   for (const auto& [stage, seconds] : result.times.entries()) {
     if (stage.find('.') != std::string::npos || stage.rfind("mapping_cpu", 0) == 0) continue;

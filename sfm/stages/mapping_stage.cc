@@ -1,6 +1,7 @@
 #include "sfm/stages/mapping_stage.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "core/check.h"
@@ -8,6 +9,7 @@
 #include "core/timer.h"
 #include "sfm/database/view_graph_loader.h"
 #include "sfm/scene/track_builder.h"
+#include "sfm/stages/ground_control_stage.h"
 
 namespace proj {
 namespace {
@@ -62,6 +64,8 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
+  std::optional<GcpFile> gcp_file;  // checked against the images before the mapper's work
+  if (!options.ground_control.gcp_path.empty()) gcp_file = ReadGcpFileForScene(options.ground_control, graph.scene);
   MarkKeyframes(options, tracks, &graph.scene, &statistics);
   summary.enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
@@ -81,6 +85,14 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &summary.mapper);
   summary.scene = std::move(graph.scene);
   summary.database_image_ids = std::move(graph.database_image_ids);
+  if (gcp_file) {
+    Timer gcp_timer;
+    BundleAdjustmentOptions ba;
+    ba.num_threads = options.mapper.num_threads;
+    ba.function_tolerance = options.mapper.final_ba_function_tolerance;  // as the mapper's last ones
+    ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
+    summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
+  }
   summary.times.Add("mapping", timer.ElapsedSeconds());
   for (const auto& [step, seconds] : summary.mapper.times.Entries()) {
     summary.times.Add("mapping." + step, seconds);

@@ -11,6 +11,7 @@
 #include "sfm/mapper/keyframes.h"
 #include "sfm/stages/camera_assignment.h"
 #include "sfm/stages/extraction_stage.h"
+#include "sfm/gcp/ground_control.h"
 #include "sfm/stages/georeference_priors.h"
 #include "sfm/stages/keyframe_sift_stage.h"
 #include "sfm/stages/klt_stage.h"
@@ -72,6 +73,7 @@ struct ReconstructionOptions {
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
   int auto_global_min_images = 0;
   GeoreferenceOptions georeference;  // GPS priors of the mapper
+  GroundControlOptions ground_control;  // --gcp: georeference by ground control points instead
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
   OptionChangePolicy on_option_change = OptionChangePolicy::kStop;

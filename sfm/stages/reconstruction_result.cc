@@ -33,6 +33,7 @@ void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result) 
   result->mapper = std::move(summary.mapper);
   result->enu_frame = std::move(summary.enu_frame);
   result->mapper_name = std::move(summary.mapper_name);
+  result->ground_control = std::move(summary.ground_control);
   result->times.Merge(summary.times);
 }
 

@@ -32,6 +32,8 @@ struct ReconstructionResult {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  // --gcp: the georeference by ground control points, their residuals (report.json "gcp").
+  std::optional<GroundControlSummary> ground_control;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;

@@ -10,6 +10,7 @@
 #include "core/timer.h"
 #include "geometry/geodesy/local_enu_frame.h"
 #include "sfm/database/scene_database.h"
+#include "sfm/gcp/ground_control.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/scene/scene.h"
 #include "sfm/stages/video_frames_stage.h"
@@ -87,6 +88,9 @@ struct MappingStageSummary {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  // --gcp: the ground control points' georeference (ground_control_stage.h); when it
+  // succeeded, enu_frame is the GCPs' frame and the model is in it.
+  std::optional<GroundControlSummary> ground_control;
   StageTimes times;
 };
 

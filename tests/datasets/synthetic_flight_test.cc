@@ -4,12 +4,15 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "core/check.h"
+#include "datasets/synthetic/synthetic_gcps.h"
 #include "geometry/geodesy/vertical_datum.h"
 #include "io/exif.h"
 #include "io/image_decode.h"
 #include "io/strecha_camera.h"
+#include "sfm/gcp/gcp_file.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -110,6 +113,55 @@ TEST(SyntheticFlight, FaultsAreInjected) {
   EXPECT_LT((at(21) - jump[21].camera.C).norm(), 20);
 }
 
+TEST(SyntheticFlight, NoGpsLeavesTheFlightAsItIs) {
+  SyntheticFlightOptions options = SmallFlight();
+  const auto with_gps = PlanSyntheticFlight(options);
+  options.write_gps = false;
+  const auto without = PlanSyntheticFlight(options);
+  ASSERT_EQ(with_gps.size(), without.size());
+  for (size_t i = 0; i < without.size(); ++i) {
+    EXPECT_FALSE(without[i].gps);
+    EXPECT_EQ(without[i].camera.C, with_gps[i].camera.C);
+  }
+}
+
+TEST(SyntheticFlight, GcpsAreSpreadOnOpenGroundWithExactMarks) {
+  const SyntheticFlightOptions options = SmallFlight();
+  const auto shots = PlanSyntheticFlight(options);
+  const synthetic::TerrainWorld world(options.world, options.seed, Eigen::Vector2d(-300, -300),
+                                      Eigen::Vector2d(300, 300));
+  const std::vector<SyntheticGcp> gcps = PlanSyntheticGcps(world, shots, 6);
+  ASSERT_EQ(gcps.size(), 6u);
+  std::map<std::string, const StrechaCamera*> camera_of;
+  for (const auto& shot : shots) camera_of[shot.name] = &shot.camera;
+  for (size_t i = 0; i < gcps.size(); ++i) {
+    const SyntheticGcp& gcp = gcps[i];
+    EXPECT_EQ(gcp.name, "gcp" + std::to_string(i + 1));
+    EXPECT_NEAR(gcp.world.z(), world.Height(gcp.world.x(), gcp.world.y()), 1e-9);
+    EXPECT_GE(gcp.marks.size(), 3u);
+    for (const SyntheticGcpMark& mark : gcp.marks) {
+      const StrechaCamera& camera = *camera_of.at(mark.image_name);
+      const Eigen::Vector3d projected = camera.K * camera.R.transpose() * (gcp.world - camera.C);
+      EXPECT_LT((projected.head<2>() / projected.z() - mark.pixel).norm(), 1e-9);
+      // Unoccluded: the first surface on the ray is the point.
+      EXPECT_NEAR(world.HitDistance(camera.C, gcp.world - camera.C), (gcp.world - camera.C).norm(), 0.05);
+    }
+    for (size_t j = 0; j < i; ++j) EXPECT_GT((gcp.world - gcps[j].world).head<2>().norm(), 20) << i << " " << j;
+  }
+  // gcp_list.txt read back through PROJ (an independent path from the writer's UTM) lands on
+  // the true points.
+  const std::string path = testing::MakeTempDir("synthetic_gcps") + "/gcp_list.txt";
+  WriteSyntheticGcpList(options.origin, gcps, path);
+  const GcpFile file = ReadGcpFile(path);
+  ASSERT_EQ(file.points.size(), gcps.size());
+  EXPECT_EQ(file.crs, "EPSG:32615");
+  const LocalEnuConverter enu(options.origin);
+  for (size_t i = 0; i < gcps.size(); ++i) {
+    EXPECT_LT((enu.EnuFromWgs84(file.points[i].wgs84) - gcps[i].world).norm(), 1e-3);
+    EXPECT_EQ(file.points[i].observations.size(), gcps[i].marks.size());
+  }
+}
+
 TEST(SyntheticFlight, WritesImagesWithGpsAndGroundTruth) {
   SyntheticFlightOptions options = SmallFlight();
   options.num_images = 3;
@@ -141,6 +193,7 @@ TEST(SyntheticFlight, WritesImagesWithGpsAndGroundTruth) {
     EXPECT_LT((truth.C - shot.camera.C).norm(), 1e-9);
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/gt_enu_origin.txt"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/gcp_list.txt"));
 }
 
 TEST(SyntheticFlight, RejectsBadOptions) {

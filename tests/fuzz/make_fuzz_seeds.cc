@@ -10,6 +10,8 @@
 //   OUT/colmap_text      a synthetic model written by WriteColmapText, and an empty one
 //   OUT/colmap_binary    the same by WriteColmapBinary
 //   OUT/scene_database   a small scene database with every table filled, and an empty one
+//   OUT/gcp_file         a synthetic flight's gcp_list.txt and hand-made ones (each CRS
+//                        notation, unnamed points, comments)
 // Multi-file models are joined with fuzz::kFileSeparator. Nothing here is checked in: the
 // corpus is rebuilt from the datasets and the generator on every run.
 //   make_fuzz_seeds OUT_DIR [DATASETS_DIR]   (photographs are skipped without DATASETS_DIR)
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "datasets/synthetic/synthetic_gcps.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "io/atomic_file.h"
 #include "io/file_bytes.h"
@@ -327,6 +330,27 @@ void WriteDatabaseSeeds(const fs::path& out, const fs::path& scratch, const Scen
   WriteSeed(out / "scene_database" / "empty.db", ReadFileBytes(empty_path.string()));
 }
 
+// The GCPs of a small planned flight (nothing rendered), and the notations the reader takes.
+void WriteGcpSeeds(const fs::path& out) {
+  const fs::path dir = out / "gcp_file";
+  fs::create_directories(dir);
+  SyntheticFlightOptions flight;
+  flight.num_images = 12;
+  flight.width = 320;
+  flight.height = 240;
+  flight.focal_px = 280;
+  const std::vector<SyntheticFlightShot> shots = PlanSyntheticFlight(flight);
+  const synthetic::TerrainWorld world(flight.world, flight.seed, Eigen::Vector2d(-200, -200), Eigen::Vector2d(200, 200));
+  WriteSyntheticGcpList(flight.origin, PlanSyntheticGcps(world, shots, 4), (dir / "flight.txt").string());
+  WriteSeed(dir / "odm_utm.txt", ToBytes("WGS84 UTM 15N\n576091.2 5188120.8 190.5 321.3 229.9 0000.jpg gcp1\n"
+                                         "576091.2 5188120.8 190.5 347.2 346.5 0001.jpg gcp1\n"));
+  WriteSeed(dir / "proj_string.txt",
+            ToBytes("+proj=utm +zone=15 +datum=WGS84 +units=m +no_defs\n# comment\n\n"
+                    "576091.2 5188120.8 190.5 10 20 0000.jpg\n576091.2 5188120.8 190.5 30 40 0001.jpg\n"));
+  WriteSeed(dir / "geographic.txt", ToBytes("EPSG:4326\n-92.0016 46.8428 190 10 20 0000.jpg a extra\n"
+                                            "-92.0016 46.8428 190 30 40 0001.jpg a\n"));
+}
+
 int Run(const fs::path& out, const fs::path& datasets) {
   const fs::path scratch = out / ".scratch";
   fs::remove_all(scratch);
@@ -354,6 +378,7 @@ int Run(const fs::path& out, const fs::path& datasets) {
   WritePlySeeds(out, scratch, scene, options);
   WriteDatabaseSeeds(out, scratch, scene);
   WriteFloatRasterSeeds(out);
+  WriteGcpSeeds(out);
   fs::remove_all(scratch);
   std::cout << "make_fuzz_seeds: seeds in " << out.string() << " (" << num_photos
             << " photographs, " << views.size() << " synthetic views, " << scene.points.size()

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "core/check.h"
+#include "geometry/sim3.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
 namespace proj {
@@ -328,6 +329,39 @@ TEST(BundleAdjuster, ConstantPointsAndCamerasStayPut) {
         (scene.images[i].cam_from_world.Center() - truth.images[i].cam_from_world.Center()).norm(),
         1e-6);
   }
+}
+
+TEST(BundleAdjuster, PointPriorsHoldTheGaugeOnCeres) {
+  // The scene moved by a similarity; four points held to their true positions bring it back.
+  const Scene truth = MakeSyntheticScene(SyntheticSceneOptions{});
+  Scene scene = truth;
+  const Sim3d moved(1.7, Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitY())),
+                    Eigen::Vector3d(2, -1, 0.5));
+  for (auto& image : scene.images) {
+    const Eigen::Matrix3d r = image.cam_from_world.rotation.toRotationMatrix() * moved.rotation.conjugate();
+    const Eigen::Vector3d center = moved * image.cam_from_world.Center();
+    image.cam_from_world = Rigid3d(r, -(r * center));
+  }
+  for (auto& [id, point] : scene.points) point.position = moved * point.position;
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  config.fix_gauge = false;
+  int count = 0;
+  for (const auto& [id, point] : truth.points) {
+    if (count++ % 40 == 0) config.point_priors[id] = PositionPrior{point.position, Eigen::Vector3d::Constant(1e-3)};
+  }
+  ASSERT_GE(config.point_priors.size(), 4u);
+  BundleAdjustmentOptions options = TightOptions();
+  options.solver = BundleAdjustmentOptions::Solver::kCpu;  // has no point priors: Ceres runs
+  const auto summary = RunBundleAdjustment(options, config, &scene);
+  ASSERT_TRUE(summary.success) << summary.message;
+  EXPECT_EQ(summary.solver, "ceres");
+  EXPECT_EQ(summary.num_point_priors, static_cast<int>(config.point_priors.size()));
+  for (size_t i = 0; i < scene.images.size(); ++i) {
+    EXPECT_LT((scene.images[i].cam_from_world.Center() - truth.images[i].cam_from_world.Center()).norm(), 1e-4);
+  }
+  EXPECT_THROW(MakeBaProblem(options, config, scene, nullptr), InputError);
+  config.point_priors.begin()->second.sigma.x() = 0;
+  EXPECT_THROW(RunBundleAdjustment(options, config, &scene), InputError);
 }
 
 TEST(BundleAdjuster, FocalOnlyIntrinsicsRespectOptions) {

@@ -103,6 +103,19 @@ TEST(InitialPair, OnlyPairsOfAllowedImagesAreCandidates) {
   EXPECT_EQ(candidates[0], &test.pairs[0]);
 }
 
+TEST(InitialPair, PairsWithTooFewInliersAreNoCandidates) {
+  // A nadir survey: far-apart general pairs with a few inliers each must not crowd the
+  // overlapping neighbours out of the list.
+  const PairScene test = MakePairScene();
+  const int wide_inliers = static_cast<int>(test.pairs[2].geometry.inlier_matches.size());
+  ASSERT_GT(static_cast<int>(test.pairs[0].geometry.inlier_matches.size()), wide_inliers);
+  const std::vector<const VerifiedPair*> candidates =
+      InitialPairCandidates(test.pairs, test.scene, 16, 40, nullptr, true, nullptr, wide_inliers + 1);
+  ASSERT_EQ(candidates.size(), 1u);
+  EXPECT_EQ(candidates[0], &test.pairs[0]);
+  EXPECT_EQ(InitialPairCandidates(test.pairs, test.scene, 16, 40, nullptr, true, nullptr, wide_inliers).size(), 2u);
+}
+
 TEST(InitialPair, PairsWithoutPoseRankBehindEqualPairsWithWideAngles) {
   PairScene test = MakePairScene();
   VerifiedPair no_pose = test.pairs[2];
