@@ -1,0 +1,54 @@
+"""Fixtures of the gpusfm tests: a small synthetic scene (`sfm synth`) reconstructed once.
+
+CTest (python/CMakeLists.txt) sets PYTHONPATH to the built package, SFM_BINARY to the built
+sfm program and PROJ_TEST_TMP to a scratch folder.
+"""
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+import gpusfm
+
+NUM_IMAGES = 8
+
+
+def sfm_binary():
+    path = os.environ.get("SFM_BINARY")
+    if not path:
+        pytest.fail("SFM_BINARY is not set: run the tests through ctest (python_test)")
+    return path
+
+
+def run_sfm(*arguments):
+    """Runs the sfm program; returns (exit code, stdout, stderr)."""
+    done = subprocess.run([sfm_binary(), *map(str, arguments)], capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture(scope="session")
+def scratch():
+    root = pathlib.Path(os.environ.get("PROJ_TEST_TMP", "/tmp")) / "gpusfm_python_test"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    return root
+
+
+@pytest.fixture(scope="session")
+def scene(scratch):
+    """A ring of 8 views of 640x480 (fast on two cores)."""
+    code, _, err = run_sfm("synth", scratch / "scene", "--num-images", NUM_IMAGES, "--width", 640,
+                           "--height", 480)
+    assert code == 0, err
+    return scratch / "scene"
+
+
+@pytest.fixture(scope="session")
+def reconstruction(scene, scratch):
+    """gpusfm.reconstruct on the scene (CPU), with the progress calls it made."""
+    calls = []
+    result = gpusfm.reconstruct(scene / "images", scratch / "out", device="cpu", threads=2, quiet=True,
+                                progress=lambda stage, done, total: calls.append((stage, done, total)))
+    return result, calls
