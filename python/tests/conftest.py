@@ -12,7 +12,9 @@ import pytest
 
 import gpusfm
 
-NUM_IMAGES = 8
+NUM_IMAGES = 12
+# Features of 640x480 and at most 2000 per image: fast on two cores, and every view registers.
+OPTIONS = dict(device="cpu", threads=2, quiet=True, max_image_size=640, max_features=2000)
 
 
 def sfm_binary():
@@ -38,17 +40,16 @@ def scratch():
 
 @pytest.fixture(scope="session")
 def scene(scratch):
-    """A ring of 8 views of 640x480 (fast on two cores)."""
-    code, _, err = run_sfm("synth", scratch / "scene", "--num-images", NUM_IMAGES, "--width", 640,
-                           "--height", 480)
+    """The synthetic ring: 12 views of 1280x960, 30 degrees apart."""
+    code, _, err = run_sfm("synth", scratch / "scene", "--num-images", NUM_IMAGES)
     assert code == 0, err
     return scratch / "scene"
 
 
 @pytest.fixture(scope="session")
 def reconstruction(scene, scratch):
-    """gpusfm.reconstruct on the scene (CPU), with the progress calls it made."""
+    """gpusfm.reconstruct on the scene with OPTIONS, and the progress calls it made."""
     calls = []
-    result = gpusfm.reconstruct(scene / "images", scratch / "out", device="cpu", threads=2, quiet=True,
+    result = gpusfm.reconstruct(scene / "images", scratch / "out", **OPTIONS,
                                 progress=lambda stage, done, total: calls.append((stage, done, total)))
     return result, calls

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import gpusfm
-from conftest import NUM_IMAGES, run_sfm
+from conftest import NUM_IMAGES, OPTIONS, run_sfm
 
 
 def test_reconstruct_returns_the_model_it_wrote(reconstruction, scratch):
@@ -62,7 +62,7 @@ def test_progress_reaches_the_callback(reconstruction):
 
 def test_stage_commands_reuse_the_database_and_map_the_same_model(reconstruction, scene, scratch):
     result, _ = reconstruction
-    extracted = gpusfm.extract(scene / "images", result.database, device="cpu", quiet=True)
+    extracted = gpusfm.extract(scene / "images", result.database, **OPTIONS)
     assert extracted.summary.startswith(f"extracted 0 images, reused {NUM_IMAGES}")
     assert extracted.model is None
     matched = gpusfm.match(result.database, device="cpu", quiet=True)
