@@ -220,6 +220,14 @@ std::vector<int> ListedPointIds(const Scene& scene) {
   return ids;
 }
 
+// Model.write_text and write_binary: `write` with the GIL released.
+auto WriteWith(void (*write)(const Scene&, const std::string&)) {
+  return [write](const Scene& scene, const std::filesystem::path& path) {
+    py::gil_scoped_release release;
+    write(scene, path.string());
+  };
+}
+
 void BindScene(py::module_& m) {
   using SceneRef = std::shared_ptr<Scene>;
   py::class_<Scene, SceneRef>(m, "Model", R"(A reconstruction: cameras, registered images and 3D points.
@@ -239,20 +247,10 @@ result of gpusfm.reconstruct() or gpusfm.map() holds one as `.model`.)")
           "path"_a,
           "Reads a COLMAP model folder: the text model when cameras.txt is there, else the "
           "binary one. Raises gpusfm.InputError naming the file and the reason.")
-      .def(
-          "write_text",
-          [](const Scene& scene, const std::filesystem::path& path) {
-            py::gil_scoped_release release;
-            WriteColmapText(scene, path.string());
-          },
-          "path"_a, "Writes cameras.txt, images.txt and points3D.txt into `path` (created if missing).")
-      .def(
-          "write_binary",
-          [](const Scene& scene, const std::filesystem::path& path) {
-            py::gil_scoped_release release;
-            WriteColmapBinary(scene, path.string());
-          },
-          "path"_a, "Writes cameras.bin, images.bin and points3D.bin into `path` (created if missing).")
+      .def("write_text", WriteWith(&WriteColmapText), "path"_a,
+           "Writes cameras.txt, images.txt and points3D.txt into `path` (created if missing).")
+      .def("write_binary", WriteWith(&WriteColmapBinary), "path"_a,
+           "Writes cameras.bin, images.bin and points3D.bin into `path` (created if missing).")
       .def_property_readonly(
           "cameras",
           [](const SceneRef& scene) {
