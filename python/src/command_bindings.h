@@ -12,7 +12,7 @@
 
 namespace proj::python {
 
-// `errors` holds the exception classes Error, InputError and NoModelError.
+// `module` must hold the exception classes Error, InputError and NoModelError (module.cc).
 void BindCommands(pybind11::module_& module);
 
 }  // namespace proj::python
