@@ -1,5 +1,6 @@
 #include "python/src/model_bindings.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -220,6 +221,19 @@ std::vector<int> ListedPointIds(const Scene& scene) {
   return ids;
 }
 
+// One row per listed point, by increasing id, filled by fill(id, point, row); `columns` 0
+// makes a 1-D array of one value per point.
+template <typename T, typename Fill>
+py::array_t<T> PointRows(const Scene& scene, py::ssize_t columns, Fill fill) {
+  const std::vector<int> ids = ListedPointIds(scene);
+  const auto count = static_cast<py::ssize_t>(ids.size());
+  py::array_t<T> rows = Rows<T>(count, std::max<py::ssize_t>(columns, 1), [&](py::ssize_t i, T* row) {
+    fill(ids[i], scene.points.at(ids[i]), row);
+  });
+  if (columns == 0) rows.resize({count});
+  return rows;
+}
+
 // Model.write_text and write_binary: `write` with the GIL released.
 auto WriteWith(void (*write)(const Scene&, const std::string&)) {
   return [write](const Scene& scene, const std::filesystem::path& path) {
@@ -283,39 +297,29 @@ result of gpusfm.reconstruct() or gpusfm.map() holds one as `.model`.)")
       .def(
           "point3D_ids",
           [](const Scene& scene) {
-            const std::vector<int> ids = ListedPointIds(scene);
-            py::array_t<int64_t> array(static_cast<py::ssize_t>(ids.size()));
-            for (size_t i = 0; i < ids.size(); ++i) array.mutable_data()[i] = ids[i] + 1;
-            return array;
+            return PointRows<int64_t>(scene, 0, [](int id, const Point3D&, int64_t* row) { *row = id + 1; });
           },
           "(P,) int64 ids of the points, increasing: the row order of xyz(), rgb() and errors().")
       .def(
           "xyz",
           [](const Scene& scene) {
-            const std::vector<int> ids = ListedPointIds(scene);
-            return Rows<double>(static_cast<py::ssize_t>(ids.size()), 3, [&](py::ssize_t i, double* row) {
-              const Eigen::Vector3d& x = scene.points.at(ids[i]).position;
-              std::copy(x.data(), x.data() + 3, row);
+            return PointRows<double>(scene, 3, [](int, const Point3D& point, double* row) {
+              std::copy(point.position.data(), point.position.data() + 3, row);
             });
           },
           "(P, 3) float64 positions of all points (a copy).")
       .def(
           "rgb",
           [](const Scene& scene) {
-            const std::vector<int> ids = ListedPointIds(scene);
-            return Rows<uint8_t>(static_cast<py::ssize_t>(ids.size()), 3, [&](py::ssize_t i, uint8_t* row) {
-              const auto& c = scene.points.at(ids[i]).color;
-              std::copy(c.data(), c.data() + 3, row);
+            return PointRows<uint8_t>(scene, 3, [](int, const Point3D& point, uint8_t* row) {
+              std::copy(point.color.data(), point.color.data() + 3, row);
             });
           },
           "(P, 3) uint8 colours of all points (a copy).")
       .def(
           "errors",
           [](const Scene& scene) {
-            const std::vector<int> ids = ListedPointIds(scene);
-            py::array_t<double> array(static_cast<py::ssize_t>(ids.size()));
-            for (size_t i = 0; i < ids.size(); ++i) array.mutable_data()[i] = scene.points.at(ids[i]).mean_error_px;
-            return array;
+            return PointRows<double>(scene, 0, [](int, const Point3D& point, double* row) { *row = point.mean_error_px; });
           },
           "(P,) float64 mean reprojection errors of all points, px (a copy).")
       .def_property_readonly("num_registered_images", &Scene::NumRegisteredImages)

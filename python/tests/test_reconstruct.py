@@ -1,5 +1,6 @@
 """gpusfm.reconstruct and the stage commands: the model returned is the one written, options
 are the program's, errors carry the program's messages, progress and Ctrl-C reach Python."""
+import shutil
 import signal
 
 import numpy as np
@@ -78,6 +79,19 @@ def test_a_missing_folder_raises_the_programs_message(scratch):
     assert str(missing) in str(raised.value)
     code, _, err = run_sfm("reconstruct", missing, "-o", scratch / "missing_out", "--device", "cpu")
     assert code == 2
+    assert f"error: {raised.value}" in err
+
+
+def test_no_model_raises_the_programs_reason(scene, scratch):
+    apart = scratch / "opposite_views"  # 180 degrees apart: nothing in common
+    apart.mkdir()
+    for name in ("0000.jpg", "0006.jpg"):
+        shutil.copy(scene / "images" / name, apart / name)
+    with pytest.raises(gpusfm.NoModelError, match="no model could be built: ") as raised:
+        gpusfm.reconstruct(apart, scratch / "no_model", **OPTIONS)
+    code, _, err = run_sfm("reconstruct", apart, "-o", scratch / "no_model_cli", "--device", "cpu",
+                           "--max-image-size", 640, "--max-features", 2000)
+    assert code == 1
     assert f"error: {raised.value}" in err
 
 
