@@ -31,7 +31,14 @@ bool StderrIsTerminal() {
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
+ProgressListener& Listener() {
+  static ProgressListener listener;
+  return listener;
+}
+
 }  // namespace
+
+void SetProgressListener(ProgressListener listener) { Listener() = std::move(listener); }
 
 std::string ProgressBar(int done, int total, int width) {
   width = std::max(width, 0);
@@ -91,6 +98,10 @@ Progress::~Progress() {
 
 void Progress::Advance(int count) {
   done_ += count;
+  if (Listener()) {
+    std::lock_guard<std::mutex> lock(mutex_);  // counts in order, as on screen
+    Listener()(stage_, std::min(done_.load(), total_), total_);
+  }
   if (GetLogLevel() > LogLevel::kInfo) return;
   const auto now = Clock::now();
   std::lock_guard<std::mutex> lock(mutex_);

@@ -7,14 +7,23 @@
 //    (core/logging.h), so they never garble it.
 //  - otherwise (logs, CI, pipes): plain log lines at most 4 times a second, always the last
 //    count ("extracting features: 7/11 images").
+// A listener (SetProgressListener) hears every Advance as well, whatever the log level.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <string>
 
 namespace proj {
+
+// Called on every Progress::Advance, from the thread that advanced, with the stage's name and
+// its count done and total (counts of one stage never go backwards); not throttled: one call
+// per unit of work (an image, a block of pairs). For callers that show progress their own way
+// (the Python module's callback). An empty function removes it; set it while no stage runs.
+using ProgressListener = std::function<void(const std::string& stage, int done, int total)>;
+void SetProgressListener(ProgressListener listener);
 
 class Progress {
  public:

@@ -8,7 +8,9 @@
 #include "core/interrupt.h"
 #include "core/logging.h"
 #include "sfm/app/cli_help.h"
+#include "sfm/app/command_failure.h"
 #include "sfm/app/commands.h"
+#include "sfm/app/pipeline_commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -30,13 +32,13 @@ int main(int argc, char** argv) {
     proj::app::AddLogLevelFlags(*sub, &quiet, &verbose);
   };
   add("reconstruct", "Reconstruct cameras and points from a folder of photos",
-      proj::app::AddReconstructCommand);
+      [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddReconstructPipeline(sub)); });
   add("extract", "Stage 1: extract features of a folder of photos into a scene database",
-      proj::app::AddExtractCommand);
+      [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddExtractPipeline(sub)); });
   add("match", "Stage 2: match and verify the image pairs of a scene database",
-      proj::app::AddMatchCommand);
+      [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMatchPipeline(sub)); });
   add("map", "Stage 3: build the model from a scene database's verified pairs (ours or COLMAP's)",
-      proj::app::AddMapCommand);
+      [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMapPipeline(sub)); });
   add("synth", "Render the built-in synthetic scene (images and ground-truth cameras)",
       proj::app::AddSynthCommand);
   add("evaluate", "Compare a model's cameras with ground truth (.camera files)",
@@ -64,15 +66,10 @@ int main(int argc, char** argv) {
     if (!sub->parsed()) continue;
     try {
       return run();
-    } catch (const proj::Interrupted&) {
-      PROJ_LOG(kError, "interrupted; run the same command again to resume");
-      return proj::app::kExitInterrupted;
-    } catch (const proj::InputError& error) {
-      PROJ_LOG(kError, error.what());
-      return proj::app::kExitBadInput;
-    } catch (const std::exception& error) {
-      PROJ_LOG(kError, "unexpected failure: " << error.what());
-      return proj::app::kExitNoModel;
+    } catch (const std::exception&) {
+      const proj::app::CommandFailure failure = proj::app::CurrentCommandFailure();
+      PROJ_LOG(kError, failure.message);
+      return failure.exit_code;
     }
   }
   return proj::app::kExitBadInput;

@@ -4,8 +4,8 @@
 
 #include "core/logging.h"
 #include "io/atomic_file.h"
-#include "sfm/app/commands.h"
 #include "sfm/app/dense_options.h"
+#include "sfm/app/pipeline_commands.h"
 #include "sfm/app/pipeline_options.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
 
@@ -20,7 +20,7 @@ struct ReconstructArgs {
   mvs::DenseOptions dense_options;  // device, GPUs and threads: the run's
 };
 
-int Run(const ReconstructArgs& args, const std::string& command_line) {
+PipelineOutcome Run(const ReconstructArgs& args, const std::string& command_line) {
   const ReconstructionOptions options = args.pipeline.Finalize();
   std::optional<mvs::DenseOptions> dense;
   if (args.dense) {
@@ -31,14 +31,14 @@ int Run(const ReconstructArgs& args, const std::string& command_line) {
   const std::string database = args.pipeline.database_path.empty()
                                    ? (std::filesystem::path(args.out_dir) / "database.db").string()
                                    : args.pipeline.database_path;
-  const ReconstructionResult result =
-      ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line}, dense);
-  return PrintOutcome(result, args.out_dir);
+  return OutcomeOfRun(
+      ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line}, dense),
+      args.out_dir);
 }
 
 }  // namespace
 
-CommandRunner AddReconstructCommand(CLI::App& app) {
+PipelineRunner AddReconstructPipeline(CLI::App& app) {
   auto args = std::make_shared<ReconstructArgs>();
   app.add_option("IMAGES_DIR", args->images_dir,
                  "Folder of photos (.jpg, .jpeg, .png) and videos (.mp4, .mov, .mkv, ...), or one video")

@@ -1,13 +1,13 @@
 // The stages of reconstruct as sub-commands of their own, working on one scene database:
 // extract (folder -> features), match (features -> verified pairs), map (verified pairs ->
 // model). A database written by COLMAP's feature_extractor and matcher can be mapped too.
-#include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "core/logging.h"
 #include "cuda/device_selection.h"
 #include "io/atomic_file.h"
-#include "sfm/app/commands.h"
+#include "sfm/app/pipeline_commands.h"
 #include "sfm/app/pipeline_options.h"
 #include "sfm/pipeline/reconstruction_pipeline.h"
 #include "sfm/stages/input_stage.h"
@@ -26,7 +26,7 @@ struct StageArgs {
 
 }  // namespace
 
-CommandRunner AddExtractCommand(CLI::App& app) {
+PipelineRunner AddExtractPipeline(CLI::App& app) {
   auto args = std::make_shared<StageArgs>();
   app.add_option("IMAGES_DIR", args->images_dir,
                  "Folder of photos (.jpg, .jpeg, .png) and videos (.mp4, .mov, .mkv, ...), or one video")
@@ -41,15 +41,19 @@ CommandRunner AddExtractCommand(CLI::App& app) {
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
     const ExtractionStageSummary summary = RunExtractionStage(options, args->images_dir, &database);
     const InputCounts& s = summary.counts;
-    std::cout << "extracted " << s.num_images_extracted << " images, reused " << s.num_images_reused
-              << ", removed " << s.num_images_removed << ", skipped " << summary.skipped.size()
-              << "; the database holds " << summary.image_ids.size() << " images and " << s.num_features
-              << " features" << std::endl;
-    return kExitSuccess;
+    std::ostringstream report;
+    report << "extracted " << s.num_images_extracted << " images, reused " << s.num_images_reused
+           << ", removed " << s.num_images_removed << ", skipped " << summary.skipped.size()
+           << "; the database holds " << summary.image_ids.size() << " images and " << s.num_features
+           << " features";
+    PipelineOutcome outcome;
+    outcome.report = report.str();
+    outcome.database_path = database.path();
+    return outcome;
   };
 }
 
-CommandRunner AddMatchCommand(CLI::App& app) {
+PipelineRunner AddMatchPipeline(CLI::App& app) {
   auto args = std::make_shared<StageArgs>();
   AddDatabaseOption(app, &args->pipeline, /*required=*/true);
   AddRunOptions(app, &args->pipeline);
@@ -65,19 +69,23 @@ CommandRunner AddMatchCommand(CLI::App& app) {
     const PairStageSummary summary =
         RunMatchingStages(options, ImageIdsInNameOrder(database), &database, !args->no_verify);
     const PairCounts& s = summary.counts;
-    std::cout << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
-              << " reused), ";
+    std::ostringstream report;
+    report << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
+           << " reused), ";
     if (!args->no_verify) {
-      std::cout << "verified " << s.num_pairs_verified_now << " (" << s.num_pairs_verify_reused
-                << " reused)" << std::endl;
+      report << "verified " << s.num_pairs_verified_now << " (" << s.num_pairs_verify_reused
+             << " reused)";
     } else {
-      std::cout << "not verified (--no-verify)" << std::endl;
+      report << "not verified (--no-verify)";
     }
-    return kExitSuccess;
+    PipelineOutcome outcome;
+    outcome.report = report.str();
+    outcome.database_path = database.path();
+    return outcome;
   };
 }
 
-CommandRunner AddMapCommand(CLI::App& app) {
+PipelineRunner AddMapPipeline(CLI::App& app) {
   auto args = std::make_shared<StageArgs>();
   AddDatabaseOption(app, &args->pipeline, /*required=*/true);
   app.add_option("-o,--output", args->out_dir, "Output folder (created if missing)")->required();
@@ -96,7 +104,7 @@ CommandRunner AddMapCommand(CLI::App& app) {
     result.times.Add("total", total.ElapsedSeconds());
     RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
     FinishReconstruction(run, args->out_dir, options.run.num_threads, &result);
-    return PrintOutcome(result, args->out_dir);
+    return OutcomeOfRun(std::move(result), args->out_dir);
   };
 }
 

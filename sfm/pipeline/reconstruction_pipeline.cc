@@ -86,7 +86,7 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
                           ReconstructionResult* result) {
   if (!result->mapper.success) {
     WriteReport(*result, run, out_dir + "/report.json");
-    PROJ_LOG(kError, "no model could be built: " << result->mapper.failure_reason);
+    PROJ_LOG(kError, NoModelMessage(*result));
     return;
   }
   Timer timer;
@@ -105,6 +105,10 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
   for (const auto& image : result->scene.images) {
     if (!image.registered) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");
   }
+}
+
+std::string NoModelMessage(const ReconstructionResult& result) {
+  return "no model could be built: " + result.mapper.failure_reason;
 }
 
 std::string ReconstructionSummary(const ReconstructionResult& result, const std::string& out_dir) {

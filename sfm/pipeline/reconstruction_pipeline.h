@@ -56,6 +56,9 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
 void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, const std::string& out_dir,
                    ReconstructionResult* result);
 
+// Why a run that built no model failed, as the run logs it ("no model could be built: ...").
+std::string NoModelMessage(const ReconstructionResult& result);
+
 // The closing lines a run prints: registered images, points, errors, where the outputs went
 // and the stage times in one line.
 std::string ReconstructionSummary(const ReconstructionResult& result, const std::string& out_dir);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <thread>
@@ -77,6 +78,34 @@ TEST(Progress, CountsFromManyThreads) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(progress.done(), 4000);
+  SetLogLevel(LogLevel::kInfo);
+}
+
+TEST(Progress, ListenerHearsEveryAdvanceInOrderWhateverTheLogLevel) {
+  SetLogLevel(LogLevel::kWarning);  // quiet: nothing printed, the listener still hears
+  std::vector<int> counts;
+  SetProgressListener([&](const std::string& stage, int done, int total) {
+    EXPECT_EQ(stage, "counting");
+    EXPECT_EQ(total, 2000);
+    counts.push_back(done);  // under the Progress's lock: no race
+  });
+  {
+    Progress progress("counting", 2000, "items");
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < 1000; ++i) progress.Advance();
+      });
+    }
+    for (auto& thread : threads) thread.join();
+  }
+  SetProgressListener(nullptr);
+  ASSERT_EQ(counts.size(), 2000u);
+  EXPECT_TRUE(std::is_sorted(counts.begin(), counts.end()));
+  EXPECT_EQ(counts.back(), 2000);
+  Progress after("counting", 1, "items");
+  after.Advance();  // no listener: nothing is called
+  EXPECT_EQ(counts.size(), 2000u);
   SetLogLevel(LogLevel::kInfo);
 }
 
