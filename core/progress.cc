@@ -68,12 +68,27 @@ std::string FormatDuration(double seconds) {
   return text;
 }
 
+namespace {
+
+// "ETA M:SS" from the mean rate so far, or once done "in M:SS".
+std::string TimeLeftOrTaken(int done, int total, double elapsed_seconds) {
+  const double rate = elapsed_seconds > 0 ? done / elapsed_seconds : 0;
+  return done >= total ? "in " + FormatDuration(elapsed_seconds)
+                       : "ETA " + (rate > 0 ? FormatDuration((total - done) / rate) : "?");
+}
+
+}  // namespace
+
+std::string FormatProgressLogLine(const std::string& stage, int done, int total,
+                                  const std::string& unit, double elapsed_seconds) {
+  return stage + ": " + std::to_string(done) + "/" + std::to_string(total) + " " + unit + " (" +
+         TimeLeftOrTaken(done, total, elapsed_seconds) + ")";
+}
+
 std::string FormatProgressLine(const std::string& stage, int done, int total,
                                const std::string& unit, double elapsed_seconds, int columns) {
   const double rate = elapsed_seconds > 0 ? done / elapsed_seconds : 0;
-  const std::string time =
-      done >= total ? "in " + FormatDuration(elapsed_seconds)
-                    : "ETA " + (rate > 0 ? FormatDuration((total - done) / rate) : "?");
+  const std::string time = TimeLeftOrTaken(done, total, elapsed_seconds);
   const std::string counts = " " + std::to_string(done) + "/" + std::to_string(total) + " " +
                              unit + "  " + FormatRate(rate) + " " + unit + "/s  " + time;
   // The bar takes what is left of the line, within 10 to 40 cells.
@@ -114,8 +129,7 @@ void Progress::Advance(int count) {
   last_print_ = now;
   finished_ = last;
   if (!terminal_) {
-    LogMessage(LogLevel::kInfo,
-               stage_ + ": " + std::to_string(done) + "/" + std::to_string(total_) + " " + unit_);
+    LogMessage(LogLevel::kInfo, FormatProgressLogLine(stage_, done, total_, unit_, Seconds(now - start_)));
     return;
   }
   last_line_ = FormatProgressLine(stage_, done, total_, unit_, Seconds(now - start_),

@@ -63,5 +63,10 @@ std::string FormatDuration(double seconds);
 // so far, or once done the time taken ("in 0:12").
 std::string FormatProgressLine(const std::string& stage, int done, int total,
                                const std::string& unit, double elapsed_seconds, int columns);
+// The line logged when stderr is no terminal (a log file, a pipe): "stage: done/total unit",
+// then the ETA from the mean rate so far ("ETA 12:05"), or once done the time taken, so a long
+// run's log says when it will end too.
+std::string FormatProgressLogLine(const std::string& stage, int done, int total,
+                                  const std::string& unit, double elapsed_seconds);
 
 }  // namespace proj

@@ -61,6 +61,14 @@ TEST(Progress, LineWithoutRateYetHasUnknownEta) {
   EXPECT_NE(line.find("0/10 frames  0.00 frames/s  ETA ?"), std::string::npos) << line;
 }
 
+TEST(Progress, LogLineSaysWhenTheStageWillEnd) {
+  // 6 of 18 maps in 60 s: 12 left at 0.1 maps/s.
+  EXPECT_EQ(FormatProgressLogLine("computing depth maps", 6, 18, "images", 60.0),
+            "computing depth maps: 6/18 images (ETA 2:00)");
+  EXPECT_EQ(FormatProgressLogLine("matching", 55, 55, "pairs", 12.2), "matching: 55/55 pairs (in 0:13)");
+  EXPECT_EQ(FormatProgressLogLine("tracking", 0, 10, "frames", 0.0), "tracking: 0/10 frames (ETA ?)");
+}
+
 TEST(Progress, LineFitsANarrowTerminal) {
   const std::string line = FormatProgressLine("verifying keyframe pairs", 3, 10, "pairs", 1, 40);
   EXPECT_EQ(line.size(), 39u);  // cut, never wrapped
