@@ -57,4 +57,13 @@ Eigen::Vector3d UtmProjection::FromWgs84(const Wgs84Position& position) const {
   return Eigen::Vector3d(projected.xyz.x, projected.xyz.y, position.altitude_m);
 }
 
+Wgs84Position UtmProjection::ToWgs84(const Eigen::Vector3d& enh) const {
+  PROJ_REQUIRE(enh.allFinite(), "invalid UTM coordinates " << enh.transpose());
+  const PJ_COORD projected = proj_coord(enh.x(), enh.y(), enh.z(), 0);
+  const PJ_COORD geodetic = proj_trans(impl_->projection.get(), PJ_INV, projected);
+  PROJ_REQUIRE(std::isfinite(geodetic.lp.lam) && std::isfinite(geodetic.lp.phi),
+               "UTM coordinates " << enh.transpose() << " lie outside zone " << zone_.number);
+  return {proj_todeg(geodetic.lp.phi), proj_todeg(geodetic.lp.lam), enh.z()};
+}
+
 }  // namespace proj

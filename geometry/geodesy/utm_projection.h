@@ -33,6 +33,9 @@ class UtmProjection {
   const UtmZone& zone() const { return zone_; }
   // (easting, northing, height) in metres. Throws InputError for an invalid position.
   Eigen::Vector3d FromWgs84(const Wgs84Position& position) const;
+  // The inverse: (easting, northing, height) to WGS84. Throws InputError when PROJ cannot
+  // invert them (far outside the zone).
+  Wgs84Position ToWgs84(const Eigen::Vector3d& easting_northing_height) const;
 
  private:
   struct Impl;

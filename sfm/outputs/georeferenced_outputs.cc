@@ -8,7 +8,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/parallel_for.h"
-#include "geometry/geodesy/utm_projection.h"
+#include "geometry/geodesy/map_projection.h"
 #include "geometry/geodesy/vertical_datum.h"
 #include "io/atomic_file.h"
 #include "io/json_cursor.h"
@@ -17,58 +17,6 @@
 
 namespace proj {
 namespace {
-
-UtmZone ZoneOfOrigin(const EnuFrame& frame) {
-  return UtmZoneOf({frame.ref_latitude_deg, frame.ref_longitude_deg, frame.ref_altitude_m});
-}
-
-std::string CrsName(const UtmZone& zone) {
-  return "WGS 84 / UTM zone " + std::to_string(zone.number) + (zone.north ? "N" : "S");
-}
-
-// The heights of the outputs: the frame's, converted to the fixes' datum (where the geoid grid
-// allows; otherwise they stay in the frame's, and the outputs say so).
-class OutputHeights {
- public:
-  // `warn`: log a warning when the grid is missing (once per output, not per thread).
-  explicit OutputHeights(const EnuFrame& frame, bool warn = true)
-      : from_(frame.heights), datum_(frame.output_heights) {
-    if (datum_ == from_) return;
-    converter_ = std::make_unique<HeightConverter>();
-    if (!converter_->available()) {
-      if (warn) {
-        PROJ_LOG(kWarning, MissingGeoidGridMessage() << ": georeferenced outputs give "
-                                                     << VerticalDatumName(from_) << "s, not "
-                                                     << VerticalDatumName(datum_) << "s as the photos");
-      }
-      datum_ = from_;
-      converter_.reset();
-    }
-  }
-  VerticalDatum datum() const { return datum_; }
-  Wgs84Position Of(Wgs84Position position) const {
-    if (converter_) {
-      position.altitude_m = converter_->Convert(position.latitude_deg, position.longitude_deg,
-                                                position.altitude_m, from_, datum_);
-    }
-    return position;
-  }
-
- private:
-  VerticalDatum from_;
-  VerticalDatum datum_;
-  std::unique_ptr<HeightConverter> converter_;
-};
-
-// "EPSG:32615" or, with a vertical CRS, the compound "EPSG:32615+5773".
-std::string LasCrs(const UtmZone& zone, VerticalDatum heights) {
-  const int vertical = VerticalDatumEpsg(heights);
-  return "EPSG:" + std::to_string(zone.Epsg()) + (vertical ? "+" + std::to_string(vertical) : "");
-}
-
-std::string LasCrsName(const UtmZone& zone, VerticalDatum heights) {
-  return CrsName(zone) + (VerticalDatumEpsg(heights) ? " + " + VerticalDatumName(heights) : "");
-}
 
 std::string NotGeoreferencedReason(const ReconstructionResult& result) {
   if (!result.mapper.success) return "no model was built";
@@ -104,18 +52,6 @@ VerticalDatum DatumNamed(const std::string& name, JsonCursor* cursor) {
   cursor->Fail("unknown height datum \"" + name + "\"");
 }
 
-// ENU positions to the LAS file's CRS (UTM zone of the origin, heights in the fixes'
-// datum). One per thread: the PROJ contexts inside are not thread-safe.
-struct LasPointConverter {
-  LasPointConverter(const EnuFrame& frame, bool warn) : enu(frame), utm(ZoneOfOrigin(frame)), heights(frame, warn) {}
-  Eigen::Vector3d Convert(const Eigen::Vector3d& position_enu) const {
-    return utm.FromWgs84(heights.Of(enu.Wgs84FromEnu(position_enu)));
-  }
-  LocalEnuConverter enu;
-  UtmProjection utm;
-  OutputHeights heights;
-};
-
 // The points as a LAS file, for both kinds of point arrays (the sparse model's doubles, dense
 // floats). Conversions take about a microsecond a point: dense clouds are converted in chunks
 // on all threads.
@@ -125,12 +61,13 @@ void WritePointsLas(const EnuFrame& frame, const std::vector<Position>& position
                     const std::string& path) {
   PROJ_REQUIRE(positions_enu.size() == colors.size(), "'" << path << "': " << positions_enu.size()
                                                           << " points and " << colors.size() << " colours");
-  const LasPointConverter first(frame, /*warn=*/true);
+  // One projection per thread: the PROJ contexts inside are not thread-safe.
+  const MapProjection first(frame, /*warn=*/true);
   LasPointCloud cloud;
-  cloud.epsg = first.utm.zone().Epsg();
-  cloud.crs_name = CrsName(first.utm.zone());
-  cloud.vertical_epsg = VerticalDatumEpsg(first.heights.datum());
-  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(first.heights.datum());
+  cloud.epsg = first.zone().Epsg();
+  cloud.crs_name = UtmCrsName(first.zone());
+  cloud.vertical_epsg = VerticalDatumEpsg(first.heights());
+  if (cloud.vertical_epsg) cloud.vertical_crs_name = VerticalDatumName(first.heights());
   cloud.system_identifier = system_identifier;
   const size_t count = positions_enu.size();
   cloud.positions.resize(count);
@@ -138,12 +75,12 @@ void WritePointsLas(const EnuFrame& frame, const std::vector<Position>& position
   for (const Color& color : colors) cloud.colors.push_back({color[0], color[1], color[2]});
   constexpr size_t kChunk = 1 << 16;
   const int chunks = static_cast<int>((count + kChunk - 1) / kChunk);
-  std::vector<std::unique_ptr<LasPointConverter>> converters(ResolveNumThreads(0));
+  std::vector<std::unique_ptr<MapProjection>> projections(ResolveNumThreads(0));
   ParallelFor(0, chunks, 0, [&](int chunk, int worker) {
-    if (worker > 0 && !converters[worker]) converters[worker] = std::make_unique<LasPointConverter>(frame, false);
-    const LasPointConverter& converter = worker > 0 ? *converters[worker] : first;
+    if (worker > 0 && !projections[worker]) projections[worker] = std::make_unique<MapProjection>(frame, false);
+    const MapProjection& projection = worker > 0 ? *projections[worker] : first;
     for (size_t i = chunk * kChunk; i < std::min(count, (chunk + 1) * kChunk); ++i) {
-      cloud.positions[i] = converter.Convert(positions_enu[i].template cast<double>());
+      cloud.positions[i] = projection.MapFromEnu(positions_enu[i].template cast<double>());
     }
   });
   WriteLasFile(path, cloud);
@@ -170,8 +107,8 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
   }
   const EnuFrame& frame = *result.enu_frame;
   const PriorAlignment& alignment = result.mapper.georeference;
-  const UtmZone zone = ZoneOfOrigin(frame);
-  const VerticalDatum output_heights = OutputHeights(frame).datum();
+  const MapProjection map(frame);
+  const VerticalDatum output_heights = map.heights();
   const HeightConverter geoid;
   const Scene& scene = result.scene;
   const std::string in = indent + "  ";
@@ -199,8 +136,8 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
     out << "null";
   }
   out << ",\n"
-      << in << "\"las_crs\": \"" << LasCrs(zone, output_heights) << "\",\n"
-      << in << "\"las_crs_name\": " << JsonString(LasCrsName(zone, output_heights)) << ",\n"
+      << in << "\"las_crs\": \"" << map.CrsCode() << "\",\n"
+      << in << "\"las_crs_name\": " << JsonString(map.CrsName()) << ",\n"
       << std::setprecision(6)
       << in << "\"last_alignment_scale\": " << alignment.priors_from_model.scale << ",\n"
       << in << "\"images_with_gps\": " << scene.position_priors.size() << ",\n"
@@ -255,8 +192,7 @@ void WriteGeoreferencedPointsLas(const EnuFrame& frame, const std::vector<Eigen:
 
 void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path) {
   PROJ_CHECK(IsGeoreferenced(result), "WriteCamerasCsv: the model is not georeferenced");
-  const LocalEnuConverter enu(*result.enu_frame);
-  const OutputHeights heights(*result.enu_frame);
+  const MapProjection map(*result.enu_frame);
   const Scene& scene = result.scene;
   const auto residuals = ResidualsById(result.mapper.georeference);
   WriteFileAtomically(path, [&](std::ostream& out) {
@@ -265,7 +201,7 @@ void WriteCamerasCsv(const ReconstructionResult& result, const std::string& path
            "gps_east_m,gps_north_m,gps_up_m,gps_latitude_deg,gps_longitude_deg,gps_altitude_m,"
            "gps_error_m\n";
     auto write_position = [&](const Eigen::Vector3d& p) {
-      const Wgs84Position wgs = heights.Of(enu.Wgs84FromEnu(p));
+      const Wgs84Position wgs = map.Wgs84FromEnu(p);
       out << std::fixed << std::setprecision(3) << p.x() << "," << p.y() << "," << p.z() << ","
           << std::setprecision(9) << wgs.latitude_deg << "," << wgs.longitude_deg << ","
           << std::setprecision(3) << wgs.altitude_m;
