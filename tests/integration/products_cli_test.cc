@@ -26,13 +26,6 @@ namespace proj {
 namespace {
 namespace fs = std::filesystem;
 
-// The number after "key": in `text`, from `from` on; NaN when absent.
-double JsonNumber(const std::string& text, const std::string& key, size_t from = 0) {
-  const size_t at = text.find("\"" + key + "\": ", from);
-  if (at == std::string::npos) return std::nan("");
-  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
-}
-
 SyntheticFlightOptions SmallFlight() {
   SyntheticFlightOptions flight;
   flight.num_images = 16;
@@ -58,10 +51,10 @@ void ExpectSurfaceModel(const std::string& path, const std::string& report, cons
   EXPECT_EQ(dsm.band_type, "Float32");
   EXPECT_EQ(dsm.layout, "COG");
   EXPECT_TRUE(dsm.has_nodata && std::isnan(dsm.nodata));
-  EXPECT_EQ(dsm.width, JsonNumber(report, "width"));
-  EXPECT_EQ(dsm.height, JsonNumber(report, "height"));
-  EXPECT_DOUBLE_EQ(dsm.transform[1], JsonNumber(report, "resolution_m"));
-  EXPECT_DOUBLE_EQ(dsm.transform[5], -JsonNumber(report, "resolution_m"));
+  EXPECT_EQ(dsm.width, testing::ReportDouble(report, "width"));
+  EXPECT_EQ(dsm.height, testing::ReportDouble(report, "height"));
+  EXPECT_DOUBLE_EQ(dsm.transform[1], testing::ReportDouble(report, "resolution_m"));
+  EXPECT_DOUBLE_EQ(dsm.transform[5], -testing::ReportDouble(report, "resolution_m"));
   // The flight's origin lies inside the grid, and the grid spans tens to hundreds of metres.
   const MapProjection projection(flight.origin);
   const Eigen::Vector3d origin = projection.MapFromEnu(Eigen::Vector3d::Zero());
@@ -101,8 +94,8 @@ TEST(ProductsCli, ReconstructProductsWritesAGeoreferencedSurfaceModel) {
   const std::string products_report = report.substr(products);
   EXPECT_NE(products_report.find("\"crs\": \"EPSG:32615"), std::string::npos) << products_report;
   // The automatic cell: twice the ground sample distance, to two digits.
-  const double gsd = JsonNumber(products_report, "ground_sample_distance_m");
-  EXPECT_NEAR(JsonNumber(products_report, "resolution_m"), 2 * gsd, 0.05 * 2 * gsd) << products_report;
+  const double gsd = testing::ReportDouble(products_report, "ground_sample_distance_m");
+  EXPECT_NEAR(testing::ReportDouble(products_report, "resolution_m"), 2 * gsd, 0.05 * 2 * gsd) << products_report;
   ExpectSurfaceModel(dir + "/out/dsm.tif", products_report, flight);
   EXPECT_NE(testing::ReadTextFile(dir + "/out/report.html").find("<h2>Map products</h2>"), std::string::npos);
 
@@ -112,7 +105,7 @@ TEST(ProductsCli, ReconstructProductsWritesAGeoreferencedSurfaceModel) {
       << testing::ReadTextFile(log);
   EXPECT_NE(testing::ReadTextFile(log).find("dense cloud: "), std::string::npos) << testing::ReadTextFile(log);
   const std::string again = testing::ReadTextFile(dir + "/out/products.json");
-  EXPECT_EQ(JsonNumber(again, "resolution_m"), 1.0) << again;
+  EXPECT_EQ(testing::ReportDouble(again, "resolution_m"), 1.0) << again;
   ExpectSurfaceModel(dir + "/out/dsm.tif", again, flight);
   EXPECT_NE(testing::ReadTextFile(dir + "/out/products.html").find("<h2>Map products</h2>"), std::string::npos);
 
