@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -16,9 +18,11 @@
 namespace proj::mvs {
 namespace {
 
+// Through text, so that 0.94 comes back as the double nearest 0.94 (as a user would type it).
 double RoundToTwoDigits(double value) {
-  const double unit = std::pow(10.0, std::floor(std::log10(value)) - 1);
-  return std::round(value / unit) * unit;
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2g", value);
+  return std::strtod(text, nullptr);
 }
 
 std::string PathIn(const std::string& dir, const char* name) { return (std::filesystem::path(dir) / name).string(); }

@@ -31,5 +31,7 @@ for path in sys.argv[1:]:
         status = 1
         record["error"] = layer.error().summary()
     print(json.dumps(record))
-app.exitQgis()
-sys.exit(status)
+sys.stdout.flush()
+# Without exitQgis: QGIS 3.22 can crash while tearing down after a script (a known issue of
+# its Python bindings), which would turn a good read into a failure.
+os._exit(status)
