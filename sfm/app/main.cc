@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
       proj::app::AddExportCommand);
   add("dense", "Depth maps of a model's images by PatchMatch stereo (dense reconstruction)",
       proj::app::AddDenseCommand);
+  add("products", "Map products of a georeferenced output folder: the surface model dsm.tif (GeoTIFF)",
+      proj::app::AddProductsCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

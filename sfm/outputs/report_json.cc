@@ -5,6 +5,7 @@
 #include "io/atomic_file.h"
 #include "io/json_string.h"
 #include "mvs/dense_report.h"
+#include "mvs/map_products_report.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
@@ -107,6 +108,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     if (result.dense) {
       out << "  \"dense\": ";
       mvs::WriteDenseSummaryJson(*result.dense, "  ", out);
+      out << ",\n";
+    }
+    if (result.products) {
+      out << "  \"products\": ";
+      mvs::WriteMapProductsJson(*result.products, "  ", out);
       out << ",\n";
     }
     out << "  \"global_bundle_adjustments\": " << result.mapper.num_global_ba << ",\n";

@@ -48,7 +48,8 @@ ReconstructionResult BuildReconstruction(const ReconstructionOptions& unresolved
 }
 
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths,
-                                       const std::optional<mvs::DenseOptions>& dense) {
+                                       const std::optional<mvs::DenseOptions>& dense,
+                                       const std::optional<mvs::MapProductsOptions>& products) {
   const RunDescription run{paths.input, ComputeDeviceSummary(options.run.device, options.run.gpus),
                            paths.command_line};
   PROJ_LOG(kInfo, "device: " << run.device);
@@ -60,6 +61,11 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, con
     dense_options.gpus = options.run.gpus;
     dense_options.num_threads = options.run.num_threads;
     RunDenseStage(dense_options, run, paths.output, &result);
+    if (products) {
+      mvs::MapProductsOptions products_options = *products;
+      products_options.num_threads = options.run.num_threads;
+      RunProductsStage(products_options, run, paths.output, &result);
+    }
   }
   return result;
 }
@@ -80,6 +86,17 @@ void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, 
   result->times.Add("dense", result->dense->total_seconds);
   WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
   WriteReportPageWithDenseCloud(*result, run, out_dir);  // report.html with the dense cloud
+}
+
+void RunProductsStage(const mvs::MapProductsOptions& options, const RunDescription& run, const std::string& out_dir,
+                      ReconstructionResult* result) {
+  PROJ_CHECK(result->dense.has_value(), "the map products need the dense stage");
+  PROJ_REQUIRE(IsGeoreferenced(*result), "no map products: " << NotGeoreferencedReason());
+  result->products = mvs::MakeMapProducts(result->scene, result->dense->cloud, *result->enu_frame,
+                                          result->dense->max_image_size_px, out_dir, options);
+  result->times.Add("products", result->products->seconds);
+  WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
+  WriteReportPageWithDenseCloud(*result, run, out_dir);
 }
 
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
@@ -107,6 +124,12 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
   }
 }
 
+std::string NotGeoreferencedReason() {
+  return "the model is not georeferenced (its photos have no GPS position and no --gcp file was given), so "
+         "it has no map coordinate system; georeference it with --gcp, or use the dense cloud "
+         "(dense/points.ply) in the model's own frame";
+}
+
 std::string NoModelMessage(const ReconstructionResult& result) {
   return "no model could be built: " + result.mapper.failure_reason;
 }
@@ -127,6 +150,7 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
   }
   summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json, report.html";
   if (result.dense) summary << "\n" << mvs::DenseSummaryLine(*result.dense) << "\noutput: " << result.dense->workspace << "/";
+  if (result.products) summary << "\nmap products: " << result.products->dsm_path;
   return summary.str();
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/timer.h"
 #include "mvs/dense_summary.h"
+#include "mvs/map_products.h"
 #include "sfm/image_source/image_source.h"
 #include "sfm/stages/stage_summaries.h"
 
@@ -41,6 +42,9 @@ struct ReconstructionResult {
   std::string database_path;
   // The dense stage, when it ran (sfm reconstruct --dense): report.json's "dense" object.
   std::optional<mvs::DenseSummary> dense;
+  // The map products, when they were made (sfm reconstruct --products): report.json's
+  // "products" object and report.html's map view.
+  std::optional<mvs::MapProductsSummary> products;
 };
 
 // Gathers each stage's summary into `result`: its counts, times, descriptions and files.
