@@ -12,6 +12,7 @@
 #include "core/parallel_for.h"
 #include "io/atomic_file.h"
 #include "io/image_encode.h"
+#include "io/json_cursor.h"
 
 namespace proj {
 
@@ -84,6 +85,37 @@ void WriteFlightTruth(const FlightTruth& truth, const SyntheticFlightOptions& op
         << "  \"gsd_m\": " << options.altitude_m / options.focal_px << "\n"
         << "}\n";
   });
+}
+
+FlightTruthGrid ReadFlightTruthGrid(const std::string& truth_json) {
+  JsonCursor cursor = JsonCursor::FromFile(truth_json, "a synthetic flight's truth.json");
+  FlightTruthGrid grid;
+  bool found = false;
+  cursor.Expect('{');
+  do {
+    if (cursor.String() != "grid") {
+      cursor.Expect(':');
+      cursor.SkipValue();
+      continue;
+    }
+    cursor.Expect(':');
+    cursor.Expect('{');
+    do {
+      const std::string key = cursor.String();
+      cursor.Expect(':');
+      const double value = cursor.Number();
+      if (key == "west_m") grid.west_m = value;
+      if (key == "north_m") grid.north_m = value;
+      if (key == "cell_m") grid.cell_m = value;
+      if (key == "width") grid.width = static_cast<int>(value);
+      if (key == "height") grid.height = static_cast<int>(value);
+    } while (cursor.Accept(','));
+    cursor.Expect('}');
+    found = true;
+  } while (cursor.Accept(','));
+  cursor.Expect('}');
+  if (!found || !(grid.cell_m > 0) || grid.width <= 0 || grid.height <= 0) cursor.Fail("no valid \"grid\" object");
+  return grid;
 }
 
 }  // namespace proj

@@ -49,4 +49,8 @@ FlightTruth RenderFlightTruth(const synthetic::TerrainWorld& world, const Flight
 // InputError naming the file when one cannot be written.
 void WriteFlightTruth(const FlightTruth& truth, const SyntheticFlightOptions& options, const std::string& dir);
 
+// The grid of a truth.json that WriteFlightTruth wrote; InputError naming the file when it is
+// missing or not of that form.
+FlightTruthGrid ReadFlightTruthGrid(const std::string& truth_json);
+
 }  // namespace proj

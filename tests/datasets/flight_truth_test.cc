@@ -87,7 +87,10 @@ TEST(FlightTruth, IsWrittenBesideTheImages) {
   EXPECT_EQ(heights.width, colour.width);
   EXPECT_EQ(heights.height, colour.height);
   EXPECT_GT(heights.width, 90);  // 64 px of 80/55 m and the shots' spread
-  EXPECT_TRUE(std::filesystem::exists(dir + "/truth/truth.json"));
+  const FlightTruthGrid grid = ReadFlightTruthGrid(dir + "/truth/truth.json");
+  EXPECT_EQ(grid.width, heights.width);
+  EXPECT_EQ(grid.height, heights.height);
+  EXPECT_EQ(grid.cell_m, 1.0);
 }
 
 }  // namespace

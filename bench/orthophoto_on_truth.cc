@@ -1,0 +1,152 @@
+// The orthophoto alone, measured on a synthetic flight (issue 25; bench/products_synth.sh):
+// RenderOrthophoto (mvs/orthophoto.h) on a reconstructed model's undistorted images, with the
+// flight's TRUE surface model as the surface, so that what bench/products_synth_eval.py then
+// measures is the orthophoto's own position error, not the surface model's.
+//
+//   orthophoto_on_truth --model DENSE/sparse --images DENSE/images --georeference
+//       OUT/georeference.json --flight FLIGHT [--cell-m M] [--threads N] -o DIR
+//
+// The true surface (FLIGHT/truth, `sfm synth --flight --truth-rasters`) is put in the model's
+// frame by the similarity that aligns the model's camera centres to the true ones (sfm
+// evaluate's), so the model's georeferencing error (GPS) does not count; then onto a grid in
+// the model's map CRS (UTM) of --cell-m (default: the truth's cell). Writes DIR/dsm.bin (1
+// channel, map heights, NaN where unknown), DIR/orthophoto.bin (4 channels: R, G, B, A in
+// 0..255) in io/float_raster_file.h's layout (row 0 north) and DIR/grid.json (the grid and
+// the CRS code); bench/rasters_to_geotiff.py turns them into the GeoTIFFs the products stage
+// writes. Prints the rendering time per million cells.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "bench/dense_eval.h"
+#include "core/check.h"
+#include "core/parallel_for.h"
+#include "core/timer.h"
+#include "datasets/synthetic/flight_truth.h"
+#include "geometry/geodesy/map_projection.h"
+#include "io/atomic_file.h"
+#include "io/float_raster_file.h"
+#include "mvs/orthophoto.h"
+#include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/reconstruction_io/colmap_model.h"
+
+namespace proj {
+namespace {
+
+// The true surface, resampled (nearest cell: roof edges stay sharp) onto a map grid.
+mvs::SurfaceModel TrueSurfaceOnMapGrid(const FlightTruthGrid& truth_grid, const FloatRaster& truth_heights,
+                                       const Sim3d& model_from_true, const EnuFrame& frame, double cell_m,
+                                       int num_threads) {
+  const Sim3d true_from_model = model_from_true.Inverse();
+  MapProjection projection(frame);
+  // The truth's corners in map coordinates bound the grid.
+  Eigen::Vector2d low = Eigen::Vector2d::Constant(1e300), high = -low;
+  for (double x : {truth_grid.west_m, truth_grid.west_m + truth_grid.width * truth_grid.cell_m}) {
+    for (double y : {truth_grid.north_m, truth_grid.north_m - truth_grid.height * truth_grid.cell_m}) {
+      const Eigen::Vector3d map = projection.MapFromEnu(model_from_true * Eigen::Vector3d(x, y, 0));
+      low = low.cwiseMin(map.head<2>());
+      high = high.cwiseMax(map.head<2>());
+    }
+  }
+  mvs::SurfaceModel dsm;
+  mvs::GroundGrid& grid = dsm.grid;
+  grid.cell_m = cell_m;
+  grid.west_m = std::ceil(low.x() / cell_m) * cell_m;
+  grid.north_m = std::floor(high.y() / cell_m) * cell_m;
+  grid.width = static_cast<int>((std::floor(high.x() / cell_m) * cell_m - grid.west_m) / cell_m);
+  grid.height = static_cast<int>((grid.north_m - std::ceil(low.y() / cell_m) * cell_m) / cell_m);
+  dsm.height_m.assign(grid.NumCells(), mvs::SurfaceModel::kNoData);
+  const int threads = ResolveNumThreads(num_threads);
+  std::vector<std::unique_ptr<MapProjection>> projections;
+  for (int i = 0; i < threads; ++i) projections.push_back(std::make_unique<MapProjection>(frame, false));
+  ParallelFor(0, grid.height, threads, [&](int row, int worker) {
+    const MapProjection& map = *projections[worker];
+    double height_m = 0;
+    for (int col = 0; col < grid.width; ++col) {
+      const Eigen::Vector2d en = grid.CellCenter(col, row);
+      bool known = false;
+      for (int iteration = 0; iteration < 3; ++iteration) {  // the height moves the point a little
+        const Eigen::Vector3d in_truth = true_from_model * map.EnuFromMap({en.x(), en.y(), height_m});
+        const int truth_col = static_cast<int>(std::floor((in_truth.x() - truth_grid.west_m) / truth_grid.cell_m));
+        const int truth_row = static_cast<int>(std::floor((truth_grid.north_m - in_truth.y()) / truth_grid.cell_m));
+        known = truth_col >= 0 && truth_col < truth_grid.width && truth_row >= 0 && truth_row < truth_grid.height &&
+                std::isfinite(truth_heights.At(truth_col, truth_row));
+        if (!known) break;
+        const Eigen::Vector3d surface(in_truth.x(), in_truth.y(), truth_heights.At(truth_col, truth_row));
+        height_m = map.MapFromEnu(model_from_true * surface).z();
+      }
+      if (known) dsm.height_m[grid.Index(col, row)] = static_cast<float>(height_m);
+    }
+  });
+  return dsm;
+}
+
+int Run(int argc, char** argv) {
+  CLI::App app{"The orthophoto of a reconstructed synthetic flight on its true surface model"};
+  std::string model_dir, images_dir, georeference, flight_dir, out_dir;
+  double cell_m = 0;
+  mvs::OrthophotoOptions options;
+  app.add_option("--model", model_dir, "PINHOLE model (sfm undistort's DIR/sparse)")->required();
+  app.add_option("--images", images_dir, "Its undistorted images (DIR/images)")->required();
+  app.add_option("--georeference", georeference, "The reconstruction's georeference.json")->required();
+  app.add_option("--flight", flight_dir, "The flight (sfm synth --flight --truth-rasters)")->required();
+  app.add_option("--cell-m", cell_m, "Cell size, m (0: the truth's)")->capture_default_str();
+  app.add_option("--threads", options.num_threads, "Threads (0: all)")->capture_default_str();
+  app.add_option("-o", out_dir, "Output folder")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  const std::optional<EnuFrame> frame = ReadEnuFrameFromGeoreferenceJson(georeference);
+  PROJ_REQUIRE(frame, "'" << georeference << "' says the model is not georeferenced");
+  const AlignedModel aligned = AlignModelToTruth(model_dir, flight_dir + "/gt_dense_cameras");
+  const FlightTruthGrid truth_grid = ReadFlightTruthGrid(flight_dir + "/truth/truth.json");
+  const FloatRaster truth_heights = ReadFloatRasterFile(flight_dir + "/truth/dsm.bin", 1);
+  PROJ_REQUIRE(truth_heights.width == truth_grid.width && truth_heights.height == truth_grid.height,
+               "'" << flight_dir << "/truth/dsm.bin' is not of truth.json's grid");
+  if (cell_m <= 0) cell_m = truth_grid.cell_m;
+  const mvs::SurfaceModel dsm =
+      TrueSurfaceOnMapGrid(truth_grid, truth_heights, aligned.evaluation.true_from_model.Inverse(), *frame, cell_m,
+                           options.num_threads);
+  const mvs::OrthophotoViews views = mvs::OrthophotoViewsOf(ReadColmapModel(model_dir), images_dir);
+  const MapProjection projection(*frame);
+  Timer timer;
+  const mvs::Orthophoto ortho = mvs::RenderOrthophoto(
+      dsm, views, [&](const Eigen::Vector3d& map) { return projection.EnuFromMap(map); }, options);
+  const double seconds = timer.ElapsedSeconds();
+
+  EnsureWritableDirectory(out_dir);
+  const mvs::GroundGrid& grid = dsm.grid;
+  FloatRaster heights(grid.width, grid.height, 1), rgba(grid.width, grid.height, 4);
+  for (int row = 0; row < grid.height; ++row) {
+    for (int col = 0; col < grid.width; ++col) {
+      heights.At(col, row) = dsm.At(col, row);
+      for (int c = 0; c < 4; ++c) rgba.At(col, row, c) = ortho.rgba[4 * grid.Index(col, row) + c];
+    }
+  }
+  WriteFloatRasterFile(out_dir + "/dsm.bin", heights);
+  WriteFloatRasterFile(out_dir + "/orthophoto.bin", rgba);
+  WriteFileAtomically(out_dir + "/grid.json", [&](std::ostream& out) {
+    out << std::setprecision(15) << "{\"west_m\": " << grid.west_m << ", \"north_m\": " << grid.north_m
+        << ", \"cell_m\": " << grid.cell_m << ", \"width\": " << grid.width << ", \"height\": " << grid.height
+        << ", \"crs\": \"" << projection.CrsCode() << "\"}\n";
+  });
+  std::cout << "orthophoto on the true surface: " << grid.width << "x" << grid.height << " cells of " << cell_m
+            << " m, " << ortho.NumColoured() << " coloured, from " << views.geometry.size() << " views in "
+            << seconds << " s (" << seconds / (grid.NumCells() * 1e-6) << " s per million cells, "
+            << ResolveNumThreads(options.num_threads) << " threads)" << std::endl;
+  return 0;
+}
+
+}  // namespace
+}  // namespace proj
+
+int main(int argc, char** argv) {
+  try {
+    return proj::Run(argc, argv);
+  } catch (const proj::InputError& error) {
+    std::cerr << "error: " << error.what() << std::endl;
+    return 2;
+  }
+}
