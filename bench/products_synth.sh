@@ -53,7 +53,7 @@ if [ "${ORTHO_ON_TRUTH:-0}" = 1 ]; then
   undistorted=$out/undistorted
   [ -d "$undistorted/sparse" ] || "$sfm" undistort "$run/model" -o "$undistorted" --image-path "$flight/images" -q
   "$bin/orthophoto_on_truth" --model "$undistorted/sparse" --images "$undistorted/images" \
-    --georeference "$run/georeference.json" --flight "$flight" -o "$out/on_truth"
+    --flight "$flight" -o "$out/on_truth"
   "$python" "$here/bench/rasters_to_geotiff.py" "$out/on_truth"
   echo "== the orthophoto alone, on the true surface model ($out/on_truth)"
   "$python" "$here/bench/products_synth_eval.py" "$out/on_truth" "$flight" --json "$out/on_truth.json"
