@@ -270,8 +270,8 @@ class OrthophotoRenderer {
     const double distance = to_camera.norm();
     const double cos_nadir = to_camera.z() / distance;
     if (!(cos_nadir > 0)) return 0;
-    return static_cast<float>(std::pow(cos_nadir, options_.nadir_exponent) * geometry.camera.fx / distance *
-                              std::min(1.0, fade));
+    const double nadir = options_.nadir_exponent == 2 ? cos_nadir * cos_nadir : std::pow(cos_nadir, options_.nadir_exponent);
+    return static_cast<float>(nadir * geometry.camera.fx / distance * std::min(1.0, fade));
   }
 
   void RenderTile(const Tile& tile, std::vector<uint8_t>* rgba) const {

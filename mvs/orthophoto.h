@@ -44,7 +44,7 @@ struct OrthophotoOptions {
   // Half-width, in cells, over which the local mean colour is blended across seams (three box
   // blurs of a third of it each).
   int seam_blend_cells = 24;
-  int tile_cells = 256;  // tiles of tile_cells x tile_cells cells are rendered in parallel
+  int tile_cells = 128;  // tiles of tile_cells x tile_cells cells are rendered in parallel
   int num_threads = 0;   // <= 0: all hardware threads
   void Check() const;    // throws InputError naming the field
 };
