@@ -40,6 +40,13 @@ void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* 
                  "Flight: ground control points on open ground, with their exact marks, in "
                  "OUT_DIR/gcp_list.txt (UTM zone of the origin; 0: none)")
       ->capture_default_str();
+  app.add_flag("--truth-rasters", flight->truth_rasters,
+               "Flight: also write the true surface model and orthophoto over the imaged area into "
+               "OUT_DIR/truth/ (dsm.bin, orthophoto.png, truth.json with the grid in the world's ENU "
+               "frame and its WGS84 origin), for bench/products_synth_eval.py");
+  app.add_option("--truth-cell-m", flight->truth_cell_m,
+                 "Flight: cell size of the truth rasters, m (0: the ground sample distance)")
+      ->capture_default_str();
   AddEnumOption(app, "--gps-fault", &flight->gps_fault, kGpsFaultNames,
                 "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
                 "image 400 m off), altitude (one image 150 m high), hover (one fix for all)");
