@@ -13,7 +13,9 @@
 #include "core/timer.h"
 #include "geometry/geodesy/map_projection.h"
 #include "io/geotiff_file.h"
+#include "mvs/dense_workspace.h"
 #include "mvs/ground_sample_distance.h"
+#include "sfm/reconstruction_io/colmap_model.h"
 
 namespace proj::mvs {
 namespace {
@@ -50,9 +52,10 @@ double SurfaceModelCellSize(const Scene& scene, int max_image_size_px, const Map
 }
 
 MapProductsSummary MakeMapProducts(const Scene& scene, const DenseCloud& cloud, const EnuFrame& frame,
-                                   int max_image_size_px, const std::string& out_dir,
-                                   const MapProductsOptions& options) {
+                                   int max_image_size_px, const std::string& dense_root,
+                                   const std::string& out_dir, const MapProductsOptions& options) {
   options.Check();
+  if (options.orthophoto) options.orthophoto_options.Check();
   PROJ_REQUIRE(cloud.size() > 0, "the dense cloud has no point: no surface model can be made of it");
   Timer timer;
   MapProductsSummary summary;
@@ -92,10 +95,25 @@ MapProductsSummary MakeMapProducts(const Scene& scene, const DenseCloud& cloud, 
   WriteFloatGeoTiff(summary.dsm_path, grid.width, grid.height, model.height_m, grid.GdalGeoTransform(),
                     summary.crs_code);
   summary.preview = PreviewOfSurfaceModel(model, options.preview_max_side_px);
-  summary.seconds = timer.ElapsedSeconds();
   PROJ_LOG(kInfo, "surface model: " << summary.dsm_path << ", " << grid.width << " x " << grid.height << " cells of "
                                     << grid.cell_m << " m, " << summary.num_cells_filled << " cells filled, "
                                     << 100 * summary.nodata_share << "% nodata");
+  if (options.orthophoto) {
+    const Timer ortho_timer;
+    const DenseWorkspace workspace(dense_root);
+    const OrthophotoViews views = OrthophotoViewsOf(ReadColmapModel(workspace.SparseDir()), workspace.ImagesDir());
+    OrthophotoOptions ortho_options = options.orthophoto_options;
+    if (ortho_options.num_threads <= 0) ortho_options.num_threads = options.num_threads;
+    const Orthophoto ortho = RenderOrthophoto(
+        model, views, [&](const Eigen::Vector3d& map) { return projection.EnuFromMap(map); }, ortho_options);
+    WriteOrthophotoGeoTiff(ortho.rgba, out_dir, &summary, options.preview_max_side_px);
+    summary.orthophoto_cells_coloured = static_cast<long long>(ortho.NumColoured());
+    summary.orthophoto_seconds = ortho_timer.ElapsedSeconds();
+    PROJ_LOG(kInfo, "orthophoto: " << summary.orthophoto_path << ", " << summary.orthophoto_cells_coloured
+                                   << " of " << grid.NumCells() << " cells coloured, " << summary.orthophoto_seconds
+                                   << " s");
+  }
+  summary.seconds = timer.ElapsedSeconds();
   return summary;
 }
 

@@ -3,7 +3,8 @@
 //                        cloud: float32 heights, nodata NaN, a Cloud-Optimized GeoTIFF in the
 //                        model's UTM zone with heights in the photos' vertical datum
 //                        (geometry/geodesy/map_projection.h)
-//   OUT/orthophoto.tif   the orthophoto on the same grid: RGBA, a COG (WriteOrthophotoGeoTiff)
+//   OUT/orthophoto.tif   the true orthophoto on the same grid (mvs/orthophoto.h), coloured from
+//                        the dense workspace's undistorted images: RGBA, a COG
 // and a small picture of them for report.html.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "geometry/geodesy/local_enu_frame.h"
 #include "mvs/dense_cloud.h"
 #include "mvs/ground_grid.h"
+#include "mvs/orthophoto.h"
 #include "mvs/surface_model_builder.h"
 #include "mvs/surface_model_preview.h"
 #include "sfm/scene/scene.h"
@@ -32,6 +34,8 @@ struct MapProductsOptions {
   double gsd_factor = 2;  // the multiple of the GSD used when resolution_m is 0
   double fill_limit_m = 5;      // SurfaceModelOptions::fill_limit_m
   double cell_percentile = 90;  // SurfaceModelOptions::cell_percentile
+  bool orthophoto = true;         // also OUT/orthophoto.tif
+  OrthophotoOptions orthophoto_options;
   int preview_max_side_px = 800;  // report.html's picture
   int num_threads = 0;            // 0 = all cores
 
@@ -53,7 +57,9 @@ struct MapProductsSummary {
   double nodata_share = 0;      // of the grid's cells, after filling
   double height_min_m = 0, height_max_m = 0;
   MapPreview preview;  // the orthophoto when there is one, else the surface model
-  double seconds = 0;
+  long long orthophoto_cells_coloured = 0;
+  double orthophoto_seconds = 0;
+  double seconds = 0;  // both products
 };
 
 // The cell size MakeMapProducts uses: options.resolution_m, or gsd_factor times the GSD of
@@ -63,12 +69,14 @@ double SurfaceModelCellSize(const Scene& scene, int max_image_size_px, const Map
                             double* ground_sample_distance_m);
 
 // Builds the surface model of `cloud` (positions in the frame `frame`) and writes
-// OUT_DIR/dsm.tif; `scene` is the sparse model (its GSD), `max_image_size_px` the dense
-// stage's. Throws InputError for bad options, an empty cloud, a grid over the size limit or
-// a file that cannot be written (naming it).
+// OUT_DIR/dsm.tif, then (options.orthophoto) renders the orthophoto on it from the dense
+// workspace `dense_root`'s undistorted model and images and writes OUT_DIR/orthophoto.tif;
+// `scene` is the sparse model (its GSD), `max_image_size_px` the dense stage's. Throws
+// InputError for bad options, an empty cloud, a grid over the size limit or a file that cannot
+// be read or written (naming it).
 MapProductsSummary MakeMapProducts(const Scene& scene, const DenseCloud& cloud, const EnuFrame& frame,
-                                   int max_image_size_px, const std::string& out_dir,
-                                   const MapProductsOptions& options);
+                                   int max_image_size_px, const std::string& dense_root,
+                                   const std::string& out_dir, const MapProductsOptions& options);
 
 // OUT_DIR/orthophoto.tif: an RGBA raster of `grid`'s size (pixel-interleaved, alpha 0 where
 // nothing was seen), a COG in `crs_code`; sets summary->orthophoto_path and makes it the

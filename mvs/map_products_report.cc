@@ -28,6 +28,8 @@ void WriteMapProductsJson(const MapProductsSummary& summary, const std::string& 
   out << inner << "\"nodata_share\": " << JsonNumber(summary.nodata_share) << ",\n";
   out << inner << "\"height_min_m\": " << JsonNumber(summary.height_min_m) << ",\n";
   out << inner << "\"height_max_m\": " << JsonNumber(summary.height_max_m) << ",\n";
+  out << inner << "\"orthophoto_cells_coloured\": " << summary.orthophoto_cells_coloured << ",\n";
+  out << inner << "\"orthophoto_seconds\": " << JsonNumber(summary.orthophoto_seconds) << ",\n";
   out << inner << "\"seconds\": " << JsonNumber(summary.seconds) << "\n";
   out << indent << "}";
 }

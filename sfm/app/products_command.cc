@@ -61,7 +61,8 @@ int Run(ProductsArguments args) {
     dense_scene = ReadColmapModel(workspace.SparseDir());
   }
   const mvs::MapProductsSummary summary =
-      mvs::MakeMapProducts(dense_scene, cloud, *frame, /*max_image_size_px=*/0, args.out_dir, args.products);
+      mvs::MakeMapProducts(dense_scene, cloud, *frame, /*max_image_size_px=*/0, workspace.root(), args.out_dir,
+                           args.products);
   mvs::WriteMapProductsReport(summary, (fs::path(args.out_dir) / "products.json").string());
   const RunDescription run{args.out_dir, ComputeDeviceSummary(args.dense.device, args.dense.gpus),
                            "sfm products " + args.out_dir};

@@ -19,6 +19,10 @@ void AddProductsOptions(CLI::App& app, mvs::MapProductsOptions* options) {
                  "A cell's height: this percentile of the heights of its points (100 = the highest, "
                  "which one stray point can lift; 90 keeps roofs and treetops and ignores a few strays)")
       ->capture_default_str();
+  app.add_flag("!--no-orthophoto", options->orthophoto,
+               "Make no orthophoto (orthophoto.tif: each cell coloured from the image that sees it on the "
+               "surface model most nadir and closest, z-buffered, so roofs and walls stand where they are; "
+               "exposure steps blended across the seams)");
 }
 
 }  // namespace proj::app

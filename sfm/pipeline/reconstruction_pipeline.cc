@@ -93,7 +93,8 @@ void RunProductsStage(const mvs::MapProductsOptions& options, const RunDescripti
   PROJ_CHECK(result->dense.has_value(), "the map products need the dense stage");
   PROJ_REQUIRE(IsGeoreferenced(*result), "no map products: " << NotGeoreferencedReason());
   result->products = mvs::MakeMapProducts(result->scene, result->dense->cloud, *result->enu_frame,
-                                          result->dense->max_image_size_px, out_dir, options);
+                                          result->dense->max_image_size_px,
+                                          (std::filesystem::path(out_dir) / "dense").string(), out_dir, options);
   result->times.Add("products", result->products->seconds);
   WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
   WriteReportPageWithDenseCloud(*result, run, out_dir);
