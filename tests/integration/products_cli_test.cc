@@ -80,6 +80,35 @@ void ExpectSurfaceModel(const std::string& path, const std::string& report, cons
   EXPECT_LT(heights[heights.size() / 2], datum + 60);
 }
 
+// orthophoto.tif next to `dsm.tif`: an RGBA COG on exactly the surface model's grid, coloured
+// over most of it (the flight's textured ground), transparent only where unseen.
+void ExpectOrthophoto(const std::string& path, const std::string& dsm_path) {
+  const GeoTiffRaster ortho = ReadGeoTiff(path);
+  const GeoTiffRaster dsm = ReadGeoTiff(dsm_path);
+  EXPECT_EQ(ortho.num_bands, 4);
+  EXPECT_EQ(ortho.band_type, "Byte");
+  EXPECT_EQ(ortho.layout, "COG");
+  EXPECT_EQ(ortho.horizontal_epsg, 32615);
+  EXPECT_EQ(ortho.width, dsm.width);
+  EXPECT_EQ(ortho.height, dsm.height);
+  for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(ortho.transform[i], dsm.transform[i]);
+  ASSERT_EQ(ortho.bytes.size(), 4u * ortho.width * ortho.height);
+  size_t coloured = 0, known = 0, coloured_on_known = 0;
+  double sum = 0;
+  for (size_t cell = 0; cell < dsm.band1.size(); ++cell) {
+    const bool seen = ortho.bytes[4 * cell + 3] == 255;
+    coloured += seen;
+    known += std::isfinite(dsm.band1[cell]);
+    coloured_on_known += seen && std::isfinite(dsm.band1[cell]);
+    if (seen) sum += ortho.bytes[4 * cell] + ortho.bytes[4 * cell + 1] + ortho.bytes[4 * cell + 2];
+  }
+  std::cout << path << ": " << coloured << " of " << dsm.band1.size() << " cells coloured, " << coloured_on_known
+            << " of the " << known << " with a height\n";
+  EXPECT_GT(coloured_on_known, known * 8 / 10) << "most of the surface is seen by some photo";
+  EXPECT_EQ(coloured, coloured_on_known) << "no colour where the surface model has no height";
+  EXPECT_GT(sum / (3.0 * coloured), 20) << "not black";
+}
+
 TEST(ProductsCli, ReconstructProductsWritesAGeoreferencedSurfaceModel) {
   const std::string dir = testing::MakeTempDir("products_cli");
   const SyntheticFlightOptions flight = SmallFlight();
@@ -97,6 +126,7 @@ TEST(ProductsCli, ReconstructProductsWritesAGeoreferencedSurfaceModel) {
   const double gsd = testing::ReportDouble(products_report, "ground_sample_distance_m");
   EXPECT_NEAR(testing::ReportDouble(products_report, "resolution_m"), 2 * gsd, 0.05 * 2 * gsd) << products_report;
   ExpectSurfaceModel(dir + "/out/dsm.tif", products_report, flight);
+  ExpectOrthophoto(dir + "/out/orthophoto.tif", dir + "/out/dsm.tif");
   EXPECT_NE(testing::ReadTextFile(dir + "/out/report.html").find("<h2>Map products</h2>"), std::string::npos);
 
   // Again from the output folder at 1 m: the dense cloud is reused, not recomputed.
@@ -107,6 +137,7 @@ TEST(ProductsCli, ReconstructProductsWritesAGeoreferencedSurfaceModel) {
   const std::string again = testing::ReadTextFile(dir + "/out/products.json");
   EXPECT_EQ(testing::ReportDouble(again, "resolution_m"), 1.0) << again;
   ExpectSurfaceModel(dir + "/out/dsm.tif", again, flight);
+  ExpectOrthophoto(dir + "/out/orthophoto.tif", dir + "/out/dsm.tif");
   EXPECT_NE(testing::ReadTextFile(dir + "/out/products.html").find("<h2>Map products</h2>"), std::string::npos);
 
   // A model without georeference.json: refused, saying why.
