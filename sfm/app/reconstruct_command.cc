@@ -33,7 +33,7 @@ PipelineOutcome Run(const ReconstructArgs& args, const std::string& command_line
                                    : args.pipeline.database_path;
   return OutcomeOfRun(
       ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line}, dense),
-      args.out_dir);
+      args.out_dir, args.pipeline.accept_suspect_model);
 }
 
 }  // namespace
