@@ -31,20 +31,19 @@ MapperSummary MapAndGeoreference(const ReconstructionOptions& options, const Tra
   return mapper;
 }
 
-namespace {
-
-bool Better(const GpsRebuildOptions& rebuild, const ModelQuality& candidate, const ModelQuality& current) {
-  if (candidate.mean_reprojection_error_px >
-      rebuild.max_reprojection_increase * std::max(current.mean_reprojection_error_px, 0.1)) {
-    return false;
-  }
-  if (candidate.verdict != current.verdict) return candidate.verdict < current.verdict;
-  return candidate.gps.median_m < current.gps.median_m;
+bool RebuildIsBetter(const GpsRebuildOptions& rebuild, const ModelQuality& rebuilt, const ModelQuality& first) {
+  const double first_error_px = std::max(first.mean_reprojection_error_px, rebuild.min_reprojection_error_px);
+  if (rebuilt.mean_reprojection_error_px > rebuild.max_reprojection_increase * first_error_px) return false;
+  if (rebuilt.num_registered < rebuild.min_registered_share * first.num_registered) return false;
+  if (rebuilt.verdict != first.verdict) return rebuilt.verdict < first.verdict;
+  return rebuilt.gps.median_m < first.gps.median_m;
 }
 
-std::string Describe(const Scene& scene, const ModelQuality& quality) {
+namespace {
+
+std::string Describe(const ModelQuality& quality) {
   std::ostringstream text;
-  text << scene.NumRegisteredImages() << "/" << scene.images.size() << " images, "
+  text << quality.num_registered << "/" << quality.num_images << " images, "
        << QualityVerdictName(quality.verdict) << ", a median " << quality.gps.median_m << " m from the GPS, "
        << quality.mean_reprojection_error_px << " px";
   return text.str();
@@ -61,32 +60,31 @@ std::optional<GpsRebuild> RebuildWithGps(const ReconstructionOptions& options, c
                                                            "the start");
   ReconstructionOptions constrained = options;
   constrained.mapper.priors.max_error_m = std::max(options.mapper.priors.max_error_m, rebuild.max_error_m);
-  GpsRebuild second;
   for (MapperChoice mapper : {MapperChoice::kGlobal, MapperChoice::kIncremental}) {
     constrained.mapper_choice = mapper;
+    GpsRebuild second;
     second.mapper_name = mapper == MapperChoice::kGlobal ? "global" : "incremental";
     second.scene = unmapped;
     for (auto& [image_id, prior] : second.scene.position_priors) prior.sigma = prior.sigma.cwiseMin(rebuild.sigma_m);
     second.mapper = MapAndGeoreference(constrained, tracks, pairs, &second.scene);
-    if (second.mapper.success) break;
-    PROJ_LOG(kInfo, "GPS-constrained " << second.mapper_name << " mapper: no model (" << second.mapper.failure_reason
-                                       << ")");
+    if (!second.mapper.success) {
+      PROJ_LOG(kInfo, "GPS-constrained " << second.mapper_name << " mapper: no model (" << second.mapper.failure_reason
+                                         << ")");
+      continue;
+    }
+    second.scene.position_priors = unmapped.position_priors;  // judged against the fixes as stated
+    second.quality = AssessModelQuality(options.quality, second.scene, second.mapper);
+    if (RebuildIsBetter(rebuild, second.quality, first)) {
+      PROJ_LOG(kInfo, "the GPS-constrained " << second.mapper_name << " model ("
+                                             << Describe(second.quality) << ") replaces the first ("
+                                             << Describe(first) << ")");
+      return second;
+    }
+    PROJ_LOG(kWarning, "the GPS-constrained " << second.mapper_name << " model is no better than the first ("
+                                               << Describe(second.quality) << ")");
   }
-  if (!second.mapper.success) {
-    PROJ_LOG(kWarning, "the GPS-constrained attempt built no model; the first model stands");
-    return std::nullopt;
-  }
-  second.scene.position_priors = unmapped.position_priors;  // judged against the fixes as stated
-  second.quality = AssessModelQuality(options.quality, second.scene, second.mapper);
-  if (!Better(rebuild, second.quality, first)) {
-    PROJ_LOG(kWarning, "the GPS-constrained " << second.mapper_name << " model is no better ("
-                                               << Describe(second.scene, second.quality) << "); the first model stands");
-    return std::nullopt;
-  }
-  PROJ_LOG(kInfo, "the GPS-constrained " << second.mapper_name << " model (" << Describe(second.scene, second.quality)
-                                         << ") replaces the first (a median " << first.gps.median_m
-                                         << " m from the GPS)");
-  return second;
+  PROJ_LOG(kWarning, "the first model stands");
+  return std::nullopt;
 }
 
 }  // namespace proj

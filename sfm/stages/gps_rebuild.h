@@ -36,7 +36,14 @@ struct GpsRebuildOptions {
   // the first's (at least 0.1 px): cameras pulled onto wrong fixes (a geotagging clock offset)
   // agree with the GPS at the price of fitting their images worse.
   double max_reprojection_increase = 1.5;
+  double min_reprojection_error_px = 0.1;  // the first's error counts as at least this
+  // And it must register at least this share of the images the first registered: a partial
+  // model is nearer the GPS for the images it leaves out.
+  double min_registered_share = 0.9;
 };
+
+// Whether the second model `rebuilt` is better than the `first` (as RebuildWithGps decides).
+bool RebuildIsBetter(const GpsRebuildOptions& rebuild, const ModelQuality& rebuilt, const ModelQuality& first);
 
 struct GpsRebuild {
   Scene scene;  // the model, its priors as the first attempt had them
@@ -47,11 +54,13 @@ struct GpsRebuild {
 
 // Maps `unmapped` (the scene before the first attempt) with the GPS as a constraint from the
 // start: the global mapper (all cameras at once: no early fold for later images to follow),
-// and the incremental mapper when the global one builds no model (nadir views of flat ground
-// give it planar pairs only); in both the first alignment keeps every fix within
-// max_error_m and the adjustments hold each to sigma_m. Returns the second model when it is
-// better than the first (a better verdict, or the same one nearer the GPS, at a reprojection
-// error within max_reprojection_increase); nullopt otherwise. Logs why it runs and what came out.
+// then, when that model is no better than the first, the incremental mapper (nadir views of
+// flat ground give the global one planar pairs only, and few images); in both the first
+// alignment keeps every fix within max_error_m and the adjustments hold each to sigma_m.
+// Returns the first of these models that is better than the first attempt
+// (RebuildIsBetter: a better verdict, or the same one nearer the GPS, with about as many
+// images and a reprojection error within max_reprojection_increase); nullopt otherwise. Logs
+// why it runs and what came out.
 std::optional<GpsRebuild> RebuildWithGps(const ReconstructionOptions& options, const TrackSet& tracks,
                                          const std::vector<VerifiedPair>& pairs, const Scene& unmapped,
                                          const ModelQuality& first,

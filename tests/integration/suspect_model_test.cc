@@ -18,7 +18,7 @@ namespace {
 TEST(SuspectModel, FlightGeotaggedWithAClockOffsetExitsThree) {
   const std::string dir = testing::MakeTempDir("suspect_model");
   SyntheticFlightOptions flight;
-  flight.num_images = 16;
+  flight.num_images = 12;
   flight.width = 512;
   flight.height = 384;
   flight.focal_px = 450;

@@ -74,7 +74,7 @@ bool AllOfLines(const std::vector<std::string>& names, int first, int last) {
 TEST(ModelQuality, RightModelIsGood) {
   Scene scene = MakeSurvey(2.5, 1, [](int line, int k) { return InModelFrame(TrueCenter(line, k)); });
   const ModelQuality quality = Assess(&scene);
-  EXPECT_EQ(quality.verdict, QualityVerdict::kGood) << testing::PrintToString(quality.reasons);
+  EXPECT_EQ(quality.verdict, QualityVerdict::kGood) << ::testing::PrintToString(quality.reasons);
   EXPECT_TRUE(quality.reasons.empty());
   ASSERT_TRUE(quality.gps.checked);
   EXPECT_TRUE(quality.gps.Consistent());
@@ -116,13 +116,13 @@ TEST(ModelQuality, FoldedModelFails) {
     return InModelFrame(center);
   });
   const ModelQuality quality = Assess(&scene);
-  EXPECT_EQ(quality.verdict, QualityVerdict::kFailed) << testing::PrintToString(quality.reasons);
+  EXPECT_EQ(quality.verdict, QualityVerdict::kFailed) << ::testing::PrintToString(quality.reasons);
   EXPECT_FALSE(quality.gps.Consistent());
   EXPECT_GT(quality.gps.median_m, quality.gps.limit_m);
   // The farthest images: those of the half the alignment did not follow, whichever it is.
   ASSERT_EQ(quality.worst_images.size(), 5u);
   EXPECT_TRUE(AllOfLines(quality.worst_images, 0, 1) || AllOfLines(quality.worst_images, 2, 3))
-      << testing::PrintToString(quality.worst_images);
+      << ::testing::PrintToString(quality.worst_images);
 }
 
 // A right model with 10 of its 28 fixes wrong (50 m off, each its own way): georeferenced by
@@ -133,7 +133,7 @@ TEST(ModelQuality, ManyRejectedFixesMakeItSuspect) {
     scene.position_priors[3 * i % 28].position += 50 * Eigen::Vector3d(std::cos(2.4 * i), std::sin(2.4 * i), 0);
   }
   const ModelQuality quality = Assess(&scene);
-  EXPECT_EQ(quality.verdict, QualityVerdict::kSuspect) << testing::PrintToString(quality.reasons);
+  EXPECT_EQ(quality.verdict, QualityVerdict::kSuspect) << ::testing::PrintToString(quality.reasons);
   EXPECT_TRUE(quality.gps.aligned);
   EXPECT_EQ(quality.gps.num_outliers, 10);
   ASSERT_EQ(quality.reasons.size(), 1u);
