@@ -136,6 +136,11 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
     shot.capture_time_s = kFirstCaptureTime + i * options.shot_interval_s + line * options.turn_s;
     shots.push_back(std::move(shot));
   }
+  if (options.gps_fault == GpsFault::kTimeOffset) {
+    for (size_t i = 0; i < shots.size(); ++i) {
+      shots[i].gps = shots[std::min(shots.size() - 1, i + kTimeOffsetShots)].gps;
+    }
+  }
   return shots;
 }
 

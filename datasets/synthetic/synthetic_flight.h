@@ -24,7 +24,13 @@ enum class GpsFault {
   kJump,      // the middle image's position is 400 m off
   kAltitude,  // the image at a third of the flight has its altitude 150 m too high
   kHover,     // every image carries the first image's fix (a hovering drone's log)
+  // Geotagged from a log with a wrong clock offset: each image carries the fix taken
+  // kTimeOffsetShots shots later (the last ones the last fix): along the flight lines every
+  // fix is ahead of its camera, alternately north and south, and a line's last images carry
+  // fixes of the next line. No similarity fits the model to them.
+  kTimeOffset,
 };
+constexpr int kTimeOffsetShots = 3;
 
 struct SyntheticFlightOptions {
   int num_images = 150;

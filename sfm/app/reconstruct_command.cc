@@ -41,7 +41,7 @@ PipelineOutcome Run(const ReconstructArgs& args, const std::string& command_line
                                    : args.pipeline.database_path;
   return OutcomeOfRun(
       ReconstructFolder(options, {args.images_dir, database, args.out_dir, command_line}, dense, products),
-      args.out_dir);
+      args.out_dir, args.pipeline.accept_suspect_model);
 }
 
 }  // namespace

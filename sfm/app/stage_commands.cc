@@ -104,7 +104,7 @@ PipelineRunner AddMapPipeline(CLI::App& app) {
     result.times.Add("total", total.ElapsedSeconds());
     RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
     FinishReconstruction(run, args->out_dir, options.run.num_threads, &result);
-    return OutcomeOfRun(std::move(result), args->out_dir);
+    return OutcomeOfRun(std::move(result), args->out_dir, args->pipeline.accept_suspect_model);
   };
 }
 

@@ -15,7 +15,8 @@ const EnumNames<GpsFault> kGpsFaultNames = {{"none", GpsFault::kNone},
                                             {"missing", GpsFault::kMissing},
                                             {"jump", GpsFault::kJump},
                                             {"altitude", GpsFault::kAltitude},
-                                            {"hover", GpsFault::kHover}};
+                                            {"hover", GpsFault::kHover},
+                                            {"time-offset", GpsFault::kTimeOffset}};
 
 // --flight and its options (a drone survey over terrain, synthetic_flight.h).
 void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* flight) {
@@ -49,7 +50,9 @@ void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* 
       ->capture_default_str();
   AddEnumOption(app, "--gps-fault", &flight->gps_fault, kGpsFaultNames,
                 "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
-                "image 400 m off), altitude (one image 150 m high), hover (one fix for all)");
+                "image 400 m off), altitude (one image 150 m high), hover (one fix for all), "
+                "time-offset (each image tagged with the fix taken 3 shots later: a geotagging "
+                "clock offset)");
 }
 
 }  // namespace

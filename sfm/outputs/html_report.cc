@@ -205,6 +205,39 @@ void WriteImageTable(const Scene& scene, std::ostream& out) {
   out << "</table>\n";
 }
 
+// The model's self-check (quality_report.h): the verdict first, since a model that is not
+// good must not be taken for one.
+void WriteQualitySection(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.mapper.success) return;
+  const ModelQuality& quality = result.quality;
+  const bool good = quality.verdict == QualityVerdict::kGood;
+  out << "<h2>Model quality</h2>\n<p" << (good ? "" : " class=\"no\"") << ">Verdict: <b>"
+      << QualityVerdictName(quality.verdict) << "</b>"
+      << (good ? "" : ". Do not use this model as it is: it disagrees with its evidence.") << "</p>\n";
+  if (!quality.reasons.empty()) {
+    out << "<ul>\n";
+    for (const std::string& reason : quality.reasons) out << "<li>" << Escape(reason) << "</li>\n";
+    out << "</ul>\n";
+  }
+  if (!good && !quality.worst_images.empty()) {
+    out << "<p>Farthest from their GPS fixes:";
+    for (size_t i = 0; i < quality.worst_images.size(); ++i) out << (i ? ", " : " ") << Escape(quality.worst_images[i]);
+    out << ".</p>\n";
+  }
+  if (quality.gps.checked) {
+    out << "<p>GPS: the cameras lie a median " << Fixed(quality.gps.median_m, 2) << " m from their "
+        << quality.gps.num_fixes << " fixes (all of them; limit " << Fixed(quality.gps.limit_m, 2) << " m).</p>\n";
+  }
+  if (result.rebuilt_with_gps && result.first_attempt) {
+    out << "<p>This model is the second attempt, mapped with the GPS as a constraint from the start: the first was "
+        << QualityVerdictName(result.first_attempt->verdict) << " (";
+    for (size_t i = 0; i < result.first_attempt->reasons.size(); ++i) {
+      out << (i ? "; " : "") << Escape(result.first_attempt->reasons[i]);
+    }
+    out << ").</p>\n";
+  }
+}
+
 // The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
 void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
   if (!result.enu_frame || result.scene.position_priors.empty()) return;
@@ -217,7 +250,8 @@ void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
   out << "<p>Georeferenced: " << alignment.NumInliers() << " of " << alignment.residuals.size()
       << " registered images with GPS agree with the model; residual RMS "
       << Fixed(alignment.inlier_rms_m, 2) << " m, max " << Fixed(alignment.inlier_max_m, 2)
-      << " m (over those).</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
+      << " m (over those); over all: median " << Fixed(alignment.all_median_m, 2) << " m, RMS "
+      << Fixed(alignment.all_rms_m, 2) << " m, max " << Fixed(alignment.all_max_m, 2) << " m.</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
          "<th>up (m)</th><th>distance (m)</th><th>GPS used</th></tr>\n";
   for (const PriorResidual& r : alignment.residuals) {
     out << "<tr><td>" << Escape(result.scene.images[r.image_id].name) << "</td>";
@@ -411,6 +445,7 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
                      const mvs::DenseCloud* dense_cloud) {
   WritePage(result.scene, run, "Reconstruction report", dense_cloud, path, options,
             [&](bool has_viewer, std::ostream& out) {
+              WriteQualitySection(result, out);
               WriteSummary(result, run, out);
               if (result.dense) WriteDenseSection(*result.dense, dense_cloud, options, has_viewer, out);
               if (result.products) WriteProductsSection(*result.products, out);

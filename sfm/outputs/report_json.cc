@@ -9,6 +9,7 @@
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/quality_report.h"
 
 namespace proj {
 
@@ -97,6 +98,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"points\": " << scene.points.size() << ",\n";
     out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";
     out << "  \"mean_track_length\": " << MeanTrackLength(scene) << ",\n";
+    if (result.mapper.success) {
+      out << "  \"quality\": ";
+      WriteQualityObject(result, "  ", out);
+      out << ",\n";
+    }
     out << "  \"georeference\": ";
     WriteGeoreferenceObject(result, "  ", out);
     out << ",\n";

@@ -15,6 +15,7 @@
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/keypoint_colors.h"
+#include "sfm/outputs/quality_report.h"
 #include "sfm/outputs/report_json.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/stages/input_stage.h"
@@ -123,6 +124,7 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
   for (const auto& image : result->scene.images) {
     if (!image.registered) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");
   }
+  if (result->quality.verdict != QualityVerdict::kGood) PROJ_LOG(kWarning, QualitySummaryLine(*result));
 }
 
 std::string NotGeoreferencedReason() {
@@ -143,6 +145,7 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
   summary << ", " << scene.points.size() << " points, mean reprojection error "
           << MeanReprojectionErrorPx(scene) << " px, mean track length " << MeanTrackLength(scene);
   if (result.ground_control) summary << "\n" << GcpSummaryLine(*result.ground_control);
+  summary << "\n" << QualitySummaryLine(result);
   summary << "\ntimes:";
   // The stages and the mapper's steps; CPU seconds and sub-steps are in report.json.
   for (const auto& [stage, seconds] : result.times.entries()) {

@@ -49,8 +49,8 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, con
 
 // What a run does once the mapper has finished: point colours sampled from the images (the
 // input folder `images_dir` and the picked video frames; grey without either), and every
-// output written atomically into `out_dir` (output_writer.h); report.json alone, saying why,
-// when no model was built.
+// output written atomically into `out_dir` (output_writer.h), with a warning when the model's
+// quality verdict is not good; report.json alone, saying why, when no model was built.
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
                           ReconstructionResult* result);
 
@@ -75,8 +75,8 @@ std::string NotGeoreferencedReason();
 // Why a run that built no model failed, as the run logs it ("no model could be built: ...").
 std::string NoModelMessage(const ReconstructionResult& result);
 
-// The closing lines a run prints: registered images, points, errors, where the outputs went
-// and the stage times in one line.
+// The closing lines a run prints: registered images, points, errors, the model's quality
+// verdict, where the outputs went and the stage times in one line.
 std::string ReconstructionSummary(const ReconstructionResult& result, const std::string& out_dir);
 
 }  // namespace proj

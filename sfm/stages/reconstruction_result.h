@@ -35,6 +35,11 @@ struct ReconstructionResult {
   std::string mapper_name;  // "incremental" or "global": the one that ran
   // --gcp: the georeference by ground control points, their residuals (report.json "gcp").
   std::optional<GroundControlSummary> ground_control;
+  // The model's self-check (model_quality.h; report.json "quality"), and whether it is the
+  // GPS-constrained second attempt (MappingStageSummary).
+  ModelQuality quality;
+  bool rebuilt_with_gps = false;
+  std::optional<ModelQuality> first_attempt;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;
