@@ -19,6 +19,7 @@ CommandRunner AddRenderCommand(CLI::App& app);
 CommandRunner AddUndistortCommand(CLI::App& app);
 CommandRunner AddExportCommand(CLI::App& app);
 CommandRunner AddDenseCommand(CLI::App& app);
+CommandRunner AddMergeDatabasesCommand(CLI::App& app);
 
 // Exit codes, documented in --help.
 constexpr int kExitSuccess = 0;

@@ -155,6 +155,10 @@ class SceneDatabase {
   bool HasKeypoints(int image_id) const;
   std::vector<Keypoint> ReadKeypoints(int image_id) const;   // empty when none stored
   std::vector<uint8_t> ReadDescriptors(int image_id) const;  // empty when none stored
+  // Copies image `from_image_id`'s keypoint and descriptor rows of `from` as stored, bytes
+  // unchanged (ReadKeypoints and WriteKeypoints would round the affine shape), to
+  // `image_id`; nothing for an image without features. For merging databases.
+  void CopyFeatures(const SceneDatabase& from, int from_image_id, int image_id);
   // Removes keypoints, descriptors and the matches and geometries of the image's pairs (its
   // features are about to be extracted again).
   void DeleteFeatures(int image_id);

@@ -161,6 +161,28 @@ std::vector<uint8_t> SceneDatabase::ReadDescriptors(int image_id) const {
                        internal::DescriptorsFromBlob);
 }
 
+void SceneDatabase::CopyFeatures(const SceneDatabase& from, int from_image_id, int image_id) {
+  RequireWritable("copy features");
+  const std::string action = "copy the features of image " + std::to_string(from_image_id) + " of " +
+                             internal::DatabaseSubject(from.path_);
+  internal::AtomicWrite atomic(statements_->write.get());
+  const std::pair<SqliteStatement*, SqliteStatement*> tables[] = {
+      {&from.statements_->read_keypoints, &statements_->write->write_keypoints},
+      {&from.statements_->read_descriptors, &statements_->write->write_descriptors}};
+  for (const auto& [read, write] : tables) {
+    StatementUse row(read);
+    row->BindInt64(1, from_image_id);
+    if (!row->Step(action)) continue;
+    write->BindInt64(1, image_id);
+    write->BindInt64(2, row->ColumnInt64(0));
+    write->BindInt64(3, row->ColumnInt64(1));
+    const void* data = row->ColumnBlob(2);
+    write->BindBlob(4, data, static_cast<size_t>(row->ColumnBytes(2)));
+    write->Run(action);
+  }
+  atomic.Release();
+}
+
 void SceneDatabase::DeleteFeatures(int image_id) {
   RequireWritable("delete features");
   internal::WriteStatements& write = *statements_->write;
