@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "core/check.h"
 #include "core/logging.h"
@@ -176,7 +177,8 @@ int CopyImage(const std::vector<Input>& inputs, const std::string& name, const I
 }
 
 // The matches and geometries of every input under the new image ids; a pair in two inputs
-// must have the same matches (and geometry).
+// must have the same matches (and geometry). Rows are copied as stored where the ids keep
+// their order (always, from databases numbered in name order).
 void CopyPairs(const std::vector<Input>& inputs, const std::vector<std::map<int, int>>& new_ids,
                SceneDatabase* output) {
   const auto new_id = [&](size_t input, int image_id) {
@@ -188,30 +190,32 @@ void CopyPairs(const std::vector<Input>& inputs, const std::vector<std::map<int,
   };
   for (size_t i = 0; i < inputs.size(); ++i) {
     const SceneDatabase& from = *inputs[i].database;
-    for (const int64_t pair_id : from.ReadMatchedPairIds()) {
-      const auto [a, b] = ImageIdsFromPairId(pair_id);
-      const std::vector<FeatureMatch> matches = from.ReadMatches(a, b).value_or(std::vector<FeatureMatch>());
-      const int new_a = new_id(i, a), new_b = new_id(i, b);
-      if (const auto existing = output->ReadMatches(new_a, new_b)) {
-        PROJ_REQUIRE(SameMatches(*existing, matches),
-                     "the pair of images " << new_a << " and " << new_b << " (merged ids) has other matches in "
-                                           << Quoted(from.path()) << " than in an input merged before it");
-        continue;
-      }
-      output->WriteMatches(new_a, new_b, matches);
-    }
-    for (const auto& [pair_id, geometry] : from.ReadTwoViewGeometries()) {
+    std::set<int64_t> pair_ids;
+    for (const int64_t pair_id : from.ReadMatchedPairIds()) pair_ids.insert(pair_id);
+    for (const int64_t pair_id : from.ReadVerifiedPairIds()) pair_ids.insert(pair_id);
+    for (const int64_t pair_id : pair_ids) {
       const auto [a, b] = ImageIdsFromPairId(pair_id);
       const int new_a = new_id(i, a), new_b = new_id(i, b);
-      if (const auto existing = output->ReadTwoViewGeometry(new_a, new_b)) {
-        PROJ_REQUIRE(existing->configuration == geometry.configuration &&
-                         SameMatches(existing->inlier_matches, geometry.inlier_matches),
-                     "the pair of images " << new_a << " and " << new_b << " (merged ids) has another "
-                                           << "verified geometry in " << Quoted(from.path())
-                                           << " than in an input merged before it");
+      const std::optional<std::vector<FeatureMatch>> matches = from.ReadMatches(a, b);
+      const std::optional<TwoViewGeometry> geometry = from.ReadTwoViewGeometry(a, b);
+      const std::optional<std::vector<FeatureMatch>> merged_matches = output->ReadMatches(new_a, new_b);
+      const std::optional<TwoViewGeometry> merged_geometry = output->ReadTwoViewGeometry(new_a, new_b);
+      if (merged_matches || merged_geometry) {
+        const bool same = (!matches || !merged_matches || SameMatches(*matches, *merged_matches)) &&
+                          (!geometry || !merged_geometry ||
+                           (geometry->configuration == merged_geometry->configuration &&
+                            SameMatches(geometry->inlier_matches, merged_geometry->inlier_matches)));
+        PROJ_REQUIRE(same, "the pair of images " << new_a << " and " << new_b << " (merged ids) has other "
+                                                 << "matches or geometry in " << Quoted(from.path())
+                                                 << " than in an input merged before it");
         continue;
       }
-      output->WriteTwoViewGeometry(new_a, new_b, geometry);
+      if (new_a < new_b) {
+        output->CopyPair(from, a, b, new_a, new_b);
+      } else {  // renumbering swapped the pair: written the other way round
+        if (matches) output->WriteMatches(new_a, new_b, *matches);
+        if (geometry) output->WriteTwoViewGeometry(new_a, new_b, *geometry);
+      }
     }
   }
 }
