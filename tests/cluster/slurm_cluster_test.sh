@@ -108,23 +108,27 @@ mkdir -p "$work/single"
 # The cluster run.
 jobs=$(bash "$repo/scripts/slurm/run_cluster.sh" "$images" "$work/cluster_run" "$shards")
 echo "slurm_cluster_test: submitted $jobs" >&2
-job_id() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$jobs"; }
+job_id() { tr ' ' '\n' <<<"$jobs" | sed -n "s/^$1=//p"; }
 extract=$(job_id extract)
 map=$(job_id map)
 
-# Kill extraction task 1 mid-way, then have the scheduler run it again.
+# Kill extraction task 1 mid-way (once it has started extracting), then have the scheduler
+# run it again.
 victim=${extract}_1
-for _ in $(seq 120); do
-  [ "$(squeue -h -j "$victim" -o %T 2>/dev/null)" = RUNNING ] && break
-  sleep 0.5
+log=$work/cluster_run/logs/sfm-extract_1.log
+for _ in $(seq 600); do
+  grep -q 'sfm_array extract' "$log" 2>/dev/null && break
+  sleep 0.1
 done
-[ "$(squeue -h -j "$victim" -o %T)" = RUNNING ] || fail "extraction task 1 never ran"
-sleep 2
+grep -q 'sfm_array extract' "$log" 2>/dev/null || fail "extraction task 1 never started"
+sleep 2.5  # about half of its images (the task takes about 5 s)
+echo "slurm_cluster_test: $(date +%T.%N) cancelling $victim: $(squeue -h -j "$victim" -o "%i %T" 2>&1)" >&2
 scancel "$victim"
-for _ in $(seq 20); do
+for _ in $(seq 50); do
   [ "$(squeue -h -j "$victim" -o %T 2>/dev/null)" = CANCELLED ] && break
-  sleep 0.5
+  sleep 0.1
 done
+grep -q '^extracted' "$log" && fail "extraction task 1 finished before it was cancelled: $(cat "$log")"
 scontrol requeue "$victim"
 # A requeued job waits two minutes before it may start again; it may start now.
 scontrol update jobid="$(scontrol show job "$victim" | sed -n 's/^JobId=\([0-9]*\).*/\1/p')" StartTime=now
@@ -138,7 +142,6 @@ for job in $(tr ' ' '\n' <<<"$jobs" | cut -d= -f2); do
   state=$(scontrol show job "$job" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u | tr '\n' ' ')
   [ "$state" = "COMPLETED " ] || fail "job $job ended $state; logs: $(tail -n 3 "$work"/cluster_run/logs/*.log)"
 done
-log=$work/cluster_run/logs/sfm-extract_1.log
 [ "$(grep -c 'sfm_array extract' "$log")" -ge 2 ] || fail "task 1 did not run twice: $(cat "$log")"
 echo "slurm_cluster_test: task 1 ran twice; its second run: $(grep '^extracted' "$log" | tail -1)" >&2
 
