@@ -20,6 +20,7 @@ CommandRunner AddUndistortCommand(CLI::App& app);
 CommandRunner AddExportCommand(CLI::App& app);
 CommandRunner AddDenseCommand(CLI::App& app);
 CommandRunner AddProductsCommand(CLI::App& app);
+CommandRunner AddMergeDatabasesCommand(CLI::App& app);
 
 // Exit codes, documented in --help.
 constexpr int kExitSuccess = 0;

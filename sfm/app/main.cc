@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
       [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMatchPipeline(sub)); });
   add("map", "Stage 3: build the model from a scene database's verified pairs (ours or COLMAP's)",
       [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMapPipeline(sub)); });
+  add("merge-databases",
+      "Join the scene databases of a cluster run's shards (extract/match --shard i/N) into one",
+      proj::app::AddMergeDatabasesCommand);
   add("synth", "Render the built-in synthetic scene (images and ground-truth cameras)",
       proj::app::AddSynthCommand);
   add("evaluate", "Compare a model's cameras with ground truth (.camera files)",
