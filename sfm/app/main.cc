@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
       proj::app::AddExportCommand);
   add("dense", "Depth maps of a model's images by PatchMatch stereo (dense reconstruction)",
       proj::app::AddDenseCommand);
-  add("products", "Map products of a georeferenced output folder: the surface model dsm.tif (GeoTIFF)",
+  add("products", "Map products of a georeferenced output folder: the surface model dsm.tif and the orthophoto orthophoto.tif (GeoTIFF)",
       proj::app::AddProductsCommand);
   try {
     app.parse(argc, argv);
