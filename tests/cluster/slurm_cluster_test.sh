@@ -113,7 +113,12 @@ extract=$(job_id extract)
 map=$(job_id map)
 
 # Kill extraction task 1 mid-way (once it has started extracting), then have the scheduler
-# run it again.
+# run it again. The merge is held meanwhile: its dependency (afterany) is met once every task
+# has ended, and a cancelled task has, so on a fast machine the merge could start before the
+# requeued task runs again (it would then refuse the unfinished shard, leaving nothing corrupt,
+# and the run would need submitting again: README "Cluster").
+merge_extract=$(job_id merge-extract)
+scontrol hold "$merge_extract"
 victim=${extract}_1
 log=$work/cluster_run/logs/sfm-extract_1.log
 for _ in $(seq 600); do
@@ -121,7 +126,12 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 grep -q 'sfm_array extract' "$log" 2>/dev/null || fail "extraction task 1 never started"
-sleep 2.5  # about half of its images (the task takes about 5 s)
+# Cancelled as soon as it has written its first image's features (its first progress line):
+# a fixed wait missed the task on an idle machine, where it takes about 2 s.
+for _ in $(seq 400); do
+  grep -q 'extracting features: [0-9]*/' "$log" 2>/dev/null && break
+  sleep 0.02
+done
 echo "slurm_cluster_test: $(date +%T.%N) cancelling $victim: $(squeue -h -j "$victim" -o "%i %T" 2>&1)" >&2
 scancel "$victim"
 for _ in $(seq 50); do
@@ -133,6 +143,11 @@ scontrol requeue "$victim"
 # A requeued job waits two minutes before it may start again; it may start now.
 scontrol update jobid="$(scontrol show job "$victim" | sed -n 's/^JobId=\([0-9]*\).*/\1/p')" StartTime=now
 echo "slurm_cluster_test: extraction task 1 cancelled mid-way and requeued" >&2
+for _ in $(seq 600); do
+  [ "$(squeue -h -j "$extract" 2>/dev/null)" = "" ] && break
+  sleep 0.2
+done
+scontrol release "$merge_extract"
 
 for _ in $(seq 600); do
   [ -z "$(squeue -h -j "$map" 2>/dev/null)" ] && break
