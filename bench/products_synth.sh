@@ -17,9 +17,14 @@
 #   SKIP_RECONSTRUCT=1  measure OUT_DIR/run as it is
 #   ORTHO_ON_TRUTH=1    also the orthophoto on the true surface (OUT_DIR/on_truth)
 # Needs /usr/bin/python3 with numpy, scipy and GDAL's bindings (Debian: python3-numpy,
-# python3-scipy, python3-gdal). Writes OUT_DIR/products.json (and on_truth.json).
+# python3-scipy, python3-gdal; installed here when missing). Writes OUT_DIR/products.json (and on_truth.json).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+# The evaluation's Python packages, where Debian's apt is (not on the GPU machine: evaluate there
+# with SKIP_RECONSTRUCT=1 on a copy of the outputs).
+if command -v dpkg-query >/dev/null; then
+  bash "$here/scripts/apt_install.sh" python3-numpy python3-scipy python3-gdal
+fi
 out=/tmp/bench_products_synth
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out=$1; shift; fi
 sfm=${SFM:-$here/build/bin/sfm}
