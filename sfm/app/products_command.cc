@@ -50,16 +50,14 @@ int Run(ProductsArguments args) {
   PROJ_REQUIRE(scene.NumRegisteredImages() > 0, "the model '" << model_dir << "' has no registered image");
   const mvs::DenseWorkspace workspace((fs::path(args.out_dir) / "dense").string());
   mvs::DenseCloud cloud;
-  Scene dense_scene;  // the model at the size the depth maps were computed: its GSD
   if (fs::exists(workspace.PointsPlyPath()) && fs::is_directory(workspace.SparseDir())) {
     PROJ_LOG(kInfo, "dense cloud: " << workspace.PointsPlyPath() << " (delete it to compute it again)");
     cloud = mvs::ReadDenseCloudPly(workspace.PointsPlyPath());
-    dense_scene = ReadColmapModel(workspace.SparseDir());
   } else {
     const ImageSource images = ModelImageSource(model_dir, args.image_path);
     cloud = DensifyModel(scene, images, model_dir, args.out_dir, args.dense).cloud;
-    dense_scene = ReadColmapModel(workspace.SparseDir());
   }
+  const Scene dense_scene = ReadColmapModel(workspace.SparseDir());  // at the depth maps' size: its GSD
   const mvs::MapProductsSummary summary =
       mvs::MakeMapProducts(dense_scene, cloud, *frame, /*max_image_size_px=*/0, workspace.root(), args.out_dir,
                            args.products);
