@@ -14,6 +14,22 @@ void SetLogLevel(LogLevel level);
 LogLevel GetLogLevel();
 void LogMessage(LogLevel level, const std::string& message);
 
+// While one lives, the messages this thread logs start with `prefix`, and the progress it
+// makes (core/progress.h) is not shown: the thread does one piece of a larger job (a part of
+// a partitioned mapping, several at once) whose progress the job shows. Nests.
+class ScopedLogPrefix {
+ public:
+  explicit ScopedLogPrefix(const std::string& prefix);
+  ~ScopedLogPrefix();
+  ScopedLogPrefix(const ScopedLogPrefix&) = delete;
+  ScopedLogPrefix& operator=(const ScopedLogPrefix&) = delete;
+
+ private:
+  std::string previous_;
+};
+// This thread's prefix; empty outside a ScopedLogPrefix.
+const std::string& ThreadLogPrefix();
+
 // A status line (a progress bar, core/progress.h) redrawn in place at the bottom of a
 // terminal: LogMessage clears it, prints the message and draws it again below, so messages
 // never garble it. Only for a stderr that is a terminal.

@@ -103,6 +103,7 @@ Progress::Progress(std::string stage, int total, std::string unit)
       unit_(std::move(unit)),
       total_(total),
       terminal_(StderrIsTerminal()),
+      hidden_(!ThreadLogPrefix().empty()),
       start_(Clock::now()) {}
 
 Progress::~Progress() {
@@ -112,6 +113,7 @@ Progress::~Progress() {
 }
 
 void Progress::Advance(int count) {
+  if (hidden_) return;
   done_ += count;
   if (Listener()) {
     std::lock_guard<std::mutex> lock(mutex_);  // counts in order, as on screen

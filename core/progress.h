@@ -8,6 +8,7 @@
 //  - otherwise (logs, CI, pipes): plain log lines at most 4 times a second, always the last
 //    count ("extracting features: 7/11 images").
 // A listener (SetProgressListener) hears every Advance as well, whatever the log level.
+// A Progress made under a ScopedLogPrefix (one piece of a larger job) shows nothing at all.
 #pragma once
 
 #include <atomic>
@@ -40,6 +41,7 @@ class Progress {
   std::string unit_;
   int total_;
   bool terminal_;  // stderr is a terminal: redraw one line in place
+  bool hidden_;    // made under a ScopedLogPrefix (core/logging.h): shows nothing
   std::atomic<int> done_{0};
   std::mutex mutex_;
   std::chrono::steady_clock::time_point start_;

@@ -216,6 +216,25 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "crossover at equal accuracy up to 150 images: global was at most 25% faster and "
                  "less accurate, README \"Mappers\")")
       ->capture_default_str();
+  PartitionedMappingOptions& parts = args->options.partitioning;
+  app.add_option("--partition-max-images", parts.max_part_images,
+                 "Partitioned mapping: a view graph of more images than this is cut into overlapping "
+                 "parts of about this many (by GPS position, else by the view graph), mapped on their "
+                 "own (several at once) and merged by their shared images, then adjusted as a whole; "
+                 "0 = never")
+      ->capture_default_str();
+  app.add_option("--num-parts", parts.num_parts,
+                 "Partitioned mapping in exactly this many parts, whatever the size (0: from "
+                 "--partition-max-images)")
+      ->capture_default_str();
+  app.add_option("--parallel-parts", parts.parallel_parts,
+                 "Partitioned mapping: parts mapped at once, each with an equal share of --threads "
+                 "(0: one per 4 threads)")
+      ->capture_default_str();
+  app.add_option("--partition-overlap", parts.partition.overlap_share,
+                 "Partitioned mapping: each part grows by this share of its own images, the images "
+                 "most strongly matched to it first, so neighbouring parts share images to be merged by")
+      ->capture_default_str();
   using PrincipalPoint = IncrementalMapperOptions::PrincipalPoint;
   static const EnumNames<PrincipalPoint> kPrincipalPointNames = {
       {"auto", PrincipalPoint::kAuto}, {"on", PrincipalPoint::kOn}, {"off", PrincipalPoint::kOff}};

@@ -14,6 +14,7 @@
 #include "sfm/stages/mapping_stage.h"
 #include "sfm/stages/matching_shard.h"
 #include "sfm/stages/pair_stage.h"
+#include "sfm/stages/part_files.h"
 
 namespace proj::app {
 namespace {
@@ -25,6 +26,8 @@ struct StageArgs {
   bool no_verify = false;
   std::string shard;  // --shard i/N ("" without)
   std::string extraction_database;
+  std::string part;         // map --part i/N
+  std::string merge_parts;  // map --merge-parts PARTS
 };
 
 CLI::Option* AddShardOption(CLI::App& app, StageArgs* args, const char* what) {
@@ -128,16 +131,46 @@ PipelineRunner AddMapPipeline(CLI::App& app) {
   app.add_option("-o,--output", args->out_dir, "Output folder (created if missing)")->required();
   app.add_option("--image-path", args->images_dir,
                  "Folder of the photos, to colour the points (grey without it)");
+  auto* part = app.add_option(
+      "--part", args->part,
+      "Map task i of N (counted from 0) of a partitioned mapping split over a cluster: the view "
+      "graph cut into N overlapping parts as a single run cuts it, part i mapped and written into "
+      "the -o folder as part-i-of-N/ (shared storage: every task writes into the same folder); "
+      "then `sfm map --merge-parts FOLDER` merges them (README \"Cluster\")")
+      ->type_name("i/N");
+  app.add_option("--merge-parts", args->merge_parts,
+                 "Merge the finished parts of a cluster's partitioned mapping in this folder (sfm map "
+                 "--part i/N) into one model by their shared images, complete and adjust it as a whole, "
+                 "and write the outputs into -o; a missing or unfinished part is refused")
+      ->excludes(part)
+      ->check(CLI::ExistingDirectory);
   AddRunOptions(app, &args->pipeline);
   AddMapperOptions(app, &args->pipeline);
   return [args]() {
     const ReconstructionOptions options = args->pipeline.Finalize();
     EnsureWritableDirectory(args->out_dir);
     const SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadOnly);
+    if (!args->part.empty()) {
+      const Shard part = ParseShard(args->part);
+      const MapperSummary summary = RunMappingPartTask(options, part, database, args->out_dir);
+      PipelineOutcome outcome;
+      outcome.database_path = database.path();
+      outcome.out_dir = args->out_dir;
+      if (!summary.success) {
+        outcome.exit_code = kExitNoModel;
+        outcome.failure = "part " + part.Name() + ": no model could be built: " + summary.failure_reason;
+        PROJ_LOG(kError, outcome.failure);
+        return outcome;
+      }
+      outcome.report = "part " + part.Name() + ": " + std::to_string(summary.num_registered) + " images registered, " +
+                       std::to_string(summary.num_points) + " points, written to " + args->out_dir + "/" +
+                       PartDirectoryName(part);
+      return outcome;
+    }
     ReconstructionResult result;
     result.database_path = database.path();
     Timer total;
-    AddStageSummary(RunMappingStage(options, {}, database), &result);
+    AddStageSummary(RunMappingStage(options, {}, database, args->merge_parts), &result);
     result.times.Add("total", total.ElapsedSeconds());
     RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
     FinishReconstruction(run, args->out_dir, options.run.num_threads, &result);

@@ -129,22 +129,8 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   const IncrementalMapperOptions& refinement = options.refinement;
   IncrementalMapper mapper(refinement, tracks, pairs, scene);
   mapper.FinishGrowing();  // every camera is placed: its adjustments refine all intrinsics
-  double factor = options.initial_reproj_error_factor;
-  mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
-  std::vector<int> all_tracks(tracks.tracks.size());
-  std::iota(all_tracks.begin(), all_tracks.end(), 0);
-  mapper.RetriangulateTracks(all_tracks);
-  while (factor > 1) {
-    mapper.GlobalAdjust(refinement.global_ba_max_iterations, 1e-6, BundleAdjustmentOptions::LossType::kCauchy, true);
-    PROJ_LOG(kInfo, "global mapper refinement at " << refinement.max_reproj_error_px * factor << " px: "
-                                                   << scene->points.size() << " points, "
-                                                   << MeanReprojectionErrorPx(*scene) << " px");
-    factor = std::max(1.0, factor / options.reproj_error_factor_step);
-    mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
-    // Observations beyond the tightened threshold go before the next adjustment, not after
-    // it: an adjustment dragging them along takes its full iterations (castle-P19).
-    mapper.FilterPoints(nullptr);
-  }
+  TriangulatePlacedCameras(refinement, options.initial_reproj_error_factor, options.reproj_error_factor_step,
+                           &mapper, scene);
   // Timed as the incremental mapper times its final refinement.
   const MapperStepTimes before_final = mapper.summary().times;
   const Timer final_timer;

@@ -1,6 +1,7 @@
 #include "sfm/mapper/incremental_mapper.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -470,6 +471,94 @@ void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper
   }
 }
 
+void TriangulatePlacedCameras(const IncrementalMapperOptions& options, double initial_factor, double factor_step,
+                              IncrementalMapper* mapper, Scene* scene) {
+  PROJ_CHECK(initial_factor >= 1 && factor_step > 1, "TriangulatePlacedCameras: bad factors");
+  double factor = initial_factor;
+  mapper->SetMaxReprojErrorPx(options.max_reproj_error_px * factor);
+  std::vector<int> all_tracks(mapper->tracks().tracks.size());
+  std::iota(all_tracks.begin(), all_tracks.end(), 0);
+  mapper->RetriangulateTracks(all_tracks);
+  while (factor > 1) {
+    mapper->GlobalAdjust(options.global_ba_max_iterations, 1e-6, BundleAdjustmentOptions::LossType::kCauchy, true);
+    PROJ_LOG(kInfo, "refinement at " << options.max_reproj_error_px * factor << " px: " << scene->points.size()
+                                     << " points, " << MeanReprojectionErrorPx(*scene) << " px");
+    factor = std::max(1.0, factor / factor_step);
+    mapper->SetMaxReprojErrorPx(options.max_reproj_error_px * factor);
+    // Observations beyond the tightened threshold go before the next adjustment, not after
+    // it: an adjustment dragging them along takes its full iterations (castle-P19).
+    mapper->FilterPoints(nullptr);
+  }
+}
+
+int GrowModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
+  const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
+  const int total = static_cast<int>(scene->images.size());
+  const int at_start = scene->NumRegisteredImages();
+  int registered = at_start;
+  int registered_at_last_global = registered;
+  Progress progress("registering images", total, "images");
+  progress.Advance(registered);
+  bool added = true;
+  while (added) {
+    ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
+    added = false;
+    for (int candidate : mapper->NextImages()) {
+      if (!mapper->RegisterImage(candidate)) continue;
+      added = true;
+      ++registered;
+      if (mapper->registration_relaxed()) {
+        PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
+        mapper->SetRegistrationRelaxed(false);
+      }
+      mapper->TriangulateImage(candidate);
+      if (registered < options.global_ba_always_below ||
+          registered >= options.global_ba_growth * registered_at_last_global) {
+        mapper->GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
+        registered_at_last_global = registered;
+      } else {
+        mapper->LocalAdjust(candidate);
+      }
+      progress.Advance();
+      PROJ_LOG(kDebug, "registered images: " << registered << "/" << total << " ('"
+                                            << scene->images[candidate].name << "', "
+                                            << scene->points.size() << " points)");
+      break;  // the new points change who sees the most
+    }
+    if (!added && !mapper->registration_relaxed() && registered < total &&
+        options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
+      // Stalled: try once more with fewer points before giving up on the rest.
+      added = true;
+      mapper->SetRegistrationRelaxed(true);
+      PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
+                          << " points to register from; trying with "
+                          << options.abs_pose_stalled_min_num_inliers);
+    }
+  }
+  return registered - at_start;
+}
+
+MapperSummary FinishModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
+  // Timed as a whole: the steps' own times are restored afterwards.
+  const MapperStepTimes before_final = mapper->summary().times;
+  const MapperStepTimes cpu_before_final = mapper->summary().cpu_times;
+  const Timer final_timer;
+  const double final_cpu_start = ProcessCpuSeconds();
+  mapper->FinishGrowing();
+  RefineFinalModel(options, mapper, scene);
+  mapper->AlignToPriors();  // the final model, in the priors' frame
+  UpdatePointErrors(scene);
+  MapperSummary summary = mapper->summary();
+  summary.times = before_final;
+  summary.times.final_ba = final_timer.ElapsedSeconds();
+  summary.cpu_times = cpu_before_final;
+  summary.cpu_times.final_ba = ProcessCpuSeconds() - final_cpu_start;
+  summary.success = true;
+  summary.num_registered = scene->NumRegisteredImages();
+  summary.num_points = static_cast<int>(scene->points.size());
+  return summary;
+}
+
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene) {
   std::vector<VerifiedPair> updated_pairs;
@@ -484,68 +573,9 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
         "no image pair has enough verified matches with enough parallax to start a model";
     return summary;
   }
-  const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
-  mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
-  const int total = static_cast<int>(scene->images.size());
-  int registered = 2;
-  int registered_at_last_global = registered;
-  PROJ_LOG(kDebug, "registered images: " << registered << "/" << total);
-  Progress progress("registering images", total, "images");
-  progress.Advance(registered);
-  bool added = true;
-  while (added) {
-    ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
-    added = false;
-    for (int candidate : mapper.NextImages()) {
-      if (!mapper.RegisterImage(candidate)) continue;
-      added = true;
-      ++registered;
-      if (mapper.registration_relaxed()) {
-        PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
-        mapper.SetRegistrationRelaxed(false);
-      }
-      mapper.TriangulateImage(candidate);
-      if (registered < options.global_ba_always_below ||
-          registered >= options.global_ba_growth * registered_at_last_global) {
-        mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
-        registered_at_last_global = registered;
-      } else {
-        mapper.LocalAdjust(candidate);
-      }
-      progress.Advance();
-      PROJ_LOG(kDebug, "registered images: " << registered << "/" << total << " ('"
-                                            << scene->images[candidate].name << "', "
-                                            << scene->points.size() << " points)");
-      break;  // the new points change who sees the most
-    }
-    if (!added && !mapper.registration_relaxed() && registered < total &&
-        options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
-      // Stalled: try once more with fewer points before giving up on the rest.
-      added = true;
-      mapper.SetRegistrationRelaxed(true);
-      PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
-                          << " points to register from; trying with "
-                          << options.abs_pose_stalled_min_num_inliers);
-    }
-  }
-  // Timed as a whole: the steps' own times are restored afterwards.
-  const MapperStepTimes before_final = mapper.summary().times;
-  const MapperStepTimes cpu_before_final = mapper.summary().cpu_times;
-  const Timer final_timer;
-  const double final_cpu_start = ProcessCpuSeconds();
-  mapper.FinishGrowing();
-  RefineFinalModel(options, &mapper, scene);
-  mapper.AlignToPriors();  // the final model, in the priors' frame
-  UpdatePointErrors(scene);
-  summary = mapper.summary();
-  summary.times = before_final;
-  summary.times.final_ba = final_timer.ElapsedSeconds();
-  summary.cpu_times = cpu_before_final;
-  summary.cpu_times.final_ba = ProcessCpuSeconds() - final_cpu_start;
-  summary.success = true;
-  summary.num_registered = scene->NumRegisteredImages();
-  summary.num_points = static_cast<int>(scene->points.size());
-  return summary;
+  mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, BundleAdjustmentOptions::LossType::kTrivial, false);
+  GrowModel(options, &mapper, scene);
+  return FinishModel(options, &mapper, scene);
 }
 
 }  // namespace proj

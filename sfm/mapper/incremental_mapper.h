@@ -134,6 +134,7 @@ class IncrementalMapper {
   void SetPrincipalPointCameras(std::set<int> camera_ids) { principal_point_cameras_ = std::move(camera_ids); }
 
   const TrackVisibility& visibility() const { return visibility_; }
+  const TrackSet& tracks() const { return tracks_; }
   const MapperSummary& summary() const { return summary_; }
   size_t NumObservations() const;  // in the scene's points; O(points)
 
@@ -173,5 +174,26 @@ class IncrementalMapper {
 // every track until the model stops changing, then, with principal_point kAuto, the principal
 // points of the cameras whose views constrain them (principal_point_rule.h).
 void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
+
+// Registers images one at a time (NextImages, RegisterImage, TriangulateImage, then a local
+// adjustment, or a global one each time the model has grown by options.global_ba_growth),
+// relaxing the registration threshold once when stalled, until no image can be added: the
+// growth of RunIncrementalMapper after its initial pair, and the completion of a merged
+// partitioned model. Returns the number of images registered.
+int GrowModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
+
+// The end of a model's growth: FinishGrowing, RefineFinalModel, the alignment to the GPS
+// priors and the points' errors; the summary's step times are the mapper's, with the final
+// refinement timed as a whole (final_ba).
+MapperSummary FinishModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
+
+// Points for a model whose cameras are placed but which has none (the global mapper's
+// positioned cameras, the merged parts of a partitioned mapping): every track triangulated
+// with a reprojection threshold of initial_factor x options.max_reproj_error_px, then rounds
+// of global adjustment (Cauchy loss, re-triangulating every track), the threshold divided by
+// factor_step after each (and the points beyond it filtered) until it reaches
+// options.max_reproj_error_px. initial_factor >= 1, factor_step > 1.
+void TriangulatePlacedCameras(const IncrementalMapperOptions& options, double initial_factor, double factor_step,
+                              IncrementalMapper* mapper, Scene* scene);
 
 }  // namespace proj

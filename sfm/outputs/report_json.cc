@@ -29,6 +29,7 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"feature_extractor\": " << JsonString(result.extractor) << ",\n";
     out << "  \"matcher\": " << JsonString(result.matcher) << ",\n";
     out << "  \"mapper\": " << JsonString(result.mapper_name) << ",\n";
+    out << "  \"mapping_parts\": " << result.num_mapping_parts << ",\n";
     out << "  \"stage_seconds\": {";
     const auto& entries = result.times.entries();
     for (size_t i = 0; i < entries.size(); ++i) {

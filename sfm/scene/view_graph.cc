@@ -36,4 +36,39 @@ std::vector<char> LargestConnectedComponent(int num_images, const std::vector<Im
   return in_component;
 }
 
+TrackSet BuildViewGraphTracks(const Scene& scene, const std::vector<VerifiedPair>& pairs) {
+  std::vector<int> num_keypoints;
+  for (const SceneImage& image : scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
+  std::vector<PairMatches> matches;
+  matches.reserve(pairs.size());
+  for (const VerifiedPair& pair : pairs) matches.push_back({pair.pair, pair.geometry.inlier_matches});
+  return BuildTracks(num_keypoints, matches);
+}
+
+SubViewGraph ExtractSubViewGraph(const Scene& scene, const std::vector<VerifiedPair>& pairs,
+                                 const std::vector<int>& image_ids) {
+  SubViewGraph sub;
+  sub.scene.cameras = scene.cameras;
+  sub.scene.focal_priors_px = scene.focal_priors_px;
+  std::vector<int> local(scene.images.size(), kInvalidId);
+  for (size_t i = 0; i < image_ids.size(); ++i) {
+    const int image = image_ids[i];
+    PROJ_CHECK(image >= 0 && image < static_cast<int>(scene.images.size()) && local[image] == kInvalidId &&
+                   (i == 0 || image > image_ids[i - 1]),
+               "ExtractSubViewGraph: image ids must be increasing indices into the scene");
+    local[image] = static_cast<int>(i);
+    sub.scene.images.push_back(scene.images[image]);
+    const auto prior = scene.position_priors.find(image);
+    if (prior != scene.position_priors.end()) sub.scene.position_priors[static_cast<int>(i)] = prior->second;
+  }
+  for (const VerifiedPair& pair : pairs) {
+    const int a = local[pair.pair.image1], b = local[pair.pair.image2];
+    if (a == kInvalidId || b == kInvalidId) continue;
+    VerifiedPair renumbered = pair;
+    renumbered.pair = {a, b};  // increasing ids keep image1 < image2
+    sub.pairs.push_back(std::move(renumbered));
+  }
+  return sub;
+}
+
 }  // namespace proj

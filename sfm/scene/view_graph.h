@@ -7,6 +7,7 @@
 
 #include "matching/two_view_geometry.h"
 #include "sfm/scene/scene.h"
+#include "sfm/scene/track_builder.h"
 
 namespace proj {
 
@@ -25,5 +26,19 @@ struct ViewGraph {
 // (ties: the component with the lowest image id), else 0. Isolated images are components of
 // one; no edge at all gives all zeros.
 std::vector<char> LargestConnectedComponent(int num_images, const std::vector<ImagePair>& edges);
+
+// The tracks of the view graph `pairs` over the images of `scene` (BuildTracks on their
+// inlier matches).
+TrackSet BuildViewGraphTracks(const Scene& scene, const std::vector<VerifiedPair>& pairs);
+
+// The view graph of the images `image_ids` (increasing indices into scene.images): those
+// images (scene.images[i] of the result is image image_ids[i]), the pairs between them
+// renumbered, their GPS priors; cameras and focal priors as they are (same ids).
+struct SubViewGraph {
+  Scene scene;
+  std::vector<VerifiedPair> pairs;
+};
+SubViewGraph ExtractSubViewGraph(const Scene& scene, const std::vector<VerifiedPair>& pairs,
+                                 const std::vector<int>& image_ids);
 
 }  // namespace proj

@@ -8,9 +8,12 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "sfm/database/view_graph_loader.h"
+#include "sfm/stages/georeference_priors.h"
 #include "sfm/stages/gps_rebuild.h"
 #include "sfm/scene/track_builder.h"
 #include "sfm/stages/ground_control_stage.h"
+#include "sfm/stages/part_files.h"
+#include "sfm/stages/partitioned_mapping.h"
 
 namespace proj {
 namespace {
@@ -39,7 +42,7 @@ void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks,
 }  // namespace
 
 MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
-                                    const SceneDatabase& database) {
+                                    const SceneDatabase& database, const std::string& merge_parts_dir) {
   Timer timer;
   const double cpu_start = ProcessCpuSeconds();
   ViewGraph graph = LoadViewGraph(database, image_ids);
@@ -57,11 +60,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
                "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
                                       << " usable image(s); at least two are needed");
 
-  std::vector<int> num_keypoints;
-  std::vector<PairMatches> verified_matches;
-  for (const auto& image : graph.scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
-  for (const auto& pair : graph.pairs) verified_matches.push_back({pair.pair, pair.geometry.inlier_matches});
-  const TrackSet tracks = BuildTracks(num_keypoints, verified_matches);
+  const TrackSet tracks = BuildViewGraphTracks(graph.scene, graph.pairs);
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
   PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
                              << " inconsistent dropped)");
@@ -76,7 +75,25 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   const bool may_rebuild = options.rebuild_with_gps && !graph.scene.position_priors.empty();
   std::optional<Scene> unmapped;  // for a second attempt
   if (may_rebuild) unmapped = graph.scene;
-  summary.mapper = MapAndGeoreference(options, tracks, graph.pairs, &graph.scene);
+  summary.num_parts = merge_parts_dir.empty() ? options.partitioning.NumParts(num_images)
+                                              : PartCountInFolder(merge_parts_dir);
+  if (!merge_parts_dir.empty()) {
+    const ImagePartition partition =
+        PartitionViewGraph(options.partitioning, summary.num_parts, graph.scene, graph.pairs);
+    const std::vector<PartModel> parts =
+        ReadPartModels(merge_parts_dir, partition.parts, graph.scene, graph.pairs.size());
+    PartitionedMappingTrace trace;
+    summary.mapper =
+        MergeAndCompleteParts(options, parts, partition.core_part, tracks, graph.pairs, &graph.scene, &trace);
+    summary.times.Add("mapping.merge", trace.merge_seconds);
+  } else if (summary.num_parts > 1) {
+    PartitionedMappingTrace trace;
+    summary.mapper = MapPartitioned(options, summary.num_parts, tracks, graph.pairs, &graph.scene, &trace);
+    summary.times.Add("mapping.parts", trace.parts_seconds);
+    summary.times.Add("mapping.merge", trace.merge_seconds);
+  } else {
+    summary.mapper = MapAndGeoreference(options, tracks, graph.pairs, &graph.scene);
+  }
   const ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
   if (may_rebuild && summary.mapper.success && !first.gps.Consistent()) {
     Timer rebuild_timer;
@@ -110,6 +127,27 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   for (const auto& [step, seconds] : summary.mapper.cpu_times.Entries()) {
     summary.times.Add("mapping_cpu." + step, seconds);
   }
+  return summary;
+}
+
+MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Shard& part,
+                                 const SceneDatabase& database, const std::string& parts_dir) {
+  ViewGraph graph = LoadViewGraph(database, {});
+  PROJ_REQUIRE(graph.scene.images.size() >= 2,
+               "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
+                                      << " usable image(s); at least two are needed");
+  LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
+  const ImagePartition partition = PartitionViewGraph(options.partitioning, part.count, graph.scene, graph.pairs);
+  PROJ_REQUIRE(part.index < static_cast<int>(partition.parts.size()),
+               "part " << part.Name() << ": the view graph of " << graph.scene.images.size()
+                       << " images is cut into only " << partition.parts.size() << " parts");
+  PROJ_LOG(kInfo, "part " << part.Name() << ": " << partition.parts[part.index].size() << " of "
+                          << graph.scene.images.size() << " images (cut by "
+                          << (partition.by_position ? "GPS position" : "the view graph") << ")");
+  MapperSummary summary;
+  const PartModel model = MapPart(options, graph.scene, graph.pairs, partition.parts[part.index],
+                                  options.run.num_threads, true, &summary);
+  if (summary.success) WritePartModel(parts_dir, part, model, graph.scene, graph.pairs.size());
   return summary;
 }
 

@@ -5,10 +5,12 @@
 // a constraint from the start (options.rebuild_with_gps); the better of the two is kept.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "sfm/database/scene_database.h"
 #include "sfm/stages/reconstruction_options.h"
+#include "sfm/stages/shard.h"
 #include "sfm/stages/stage_summaries.h"
 
 namespace proj {
@@ -16,7 +18,16 @@ namespace proj {
 // Loads the view graph of `image_ids` (all images when empty) and maps it. `options`
 // resolved. Throws InputError when the database holds fewer than two usable images; a
 // mapper that builds no model returns summary.mapper.success == false.
+// With `merge_parts_dir`, the model is not mapped but merged from the finished parts of a
+// cluster run there (part_files.h; MergeAndCompleteParts).
 MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const std::vector<int>& image_ids,
-                                    const SceneDatabase& database);
+                                    const SceneDatabase& database, const std::string& merge_parts_dir = "");
+
+// Task `part` (i/N) of a cluster run's partitioned mapping: the whole view graph cut into N
+// parts as a single run cuts it (PartitionViewGraph), part i mapped (MapPart) and written into
+// `parts_dir` (WritePartModel). Returns the part's mapper summary; throws InputError as
+// RunMappingStage.
+MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Shard& part,
+                                 const SceneDatabase& database, const std::string& parts_dir);
 
 }  // namespace proj

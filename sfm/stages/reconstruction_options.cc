@@ -27,6 +27,7 @@ void ReconstructionOptions::Check() const {
   ground_control.Check();
   quality.Check();
   global_mapper.Check();
+  partitioning.Check();
   PROJ_REQUIRE(auto_global_min_images >= 0,
                "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");
   if (ba_solver == BaSolverChoice::kGpu) UseGpu(ComputeDevice::kGpu, "--ba-solver gpu");

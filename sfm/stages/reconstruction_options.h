@@ -17,6 +17,7 @@
 #include "sfm/stages/klt_stage.h"
 #include "sfm/stages/loop_closure.h"
 #include "sfm/stages/model_quality.h"
+#include "sfm/stages/partitioned_mapping.h"
 #include "sfm/stages/stage_options.h"
 #include "sfm/stages/video_frames_stage.h"
 
@@ -73,6 +74,8 @@ struct ReconstructionOptions {
   BaSolverChoice ba_solver = BaSolverChoice::kAuto;  // written into `mapper` by Resolve()
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
   int auto_global_min_images = 0;
+  // Large view graphs cut into parts mapped on their own and merged (partitioned_mapping.h).
+  PartitionedMappingOptions partitioning;
   GeoreferenceOptions georeference;  // GPS priors of the mapper
   GroundControlOptions ground_control;  // --gcp: georeference by ground control points instead
   ModelQualityOptions quality;  // the self-check of the built model (model_quality.h)

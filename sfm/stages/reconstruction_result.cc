@@ -33,6 +33,7 @@ void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result) 
   result->mapper = std::move(summary.mapper);
   result->enu_frame = std::move(summary.enu_frame);
   result->mapper_name = std::move(summary.mapper_name);
+  result->num_mapping_parts = summary.num_parts;
   result->ground_control = std::move(summary.ground_control);
   result->quality = std::move(summary.quality);
   result->rebuilt_with_gps = summary.rebuilt_with_gps;

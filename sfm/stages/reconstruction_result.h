@@ -33,6 +33,7 @@ struct ReconstructionResult {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  int num_mapping_parts = 1;  // > 1: mapped in parts and merged (partitioned_mapping.h)
   // --gcp: the georeference by ground control points, their residuals (report.json "gcp").
   std::optional<GroundControlSummary> ground_control;
   // The model's self-check (model_quality.h; report.json "quality"), and whether it is the

@@ -89,6 +89,7 @@ struct MappingStageSummary {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  int num_parts = 1;        // > 1: partitioned mapping (partitioned_mapping.h) in this many parts
   // --gcp: the ground control points' georeference (ground_control_stage.h); when it
   // succeeded, enu_frame is the GCPs' frame and the model is in it.
   std::optional<GroundControlSummary> ground_control;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
+#include <string>
 
 #include "core/check.h"
 
@@ -101,6 +103,43 @@ SyntheticSceneOptions SmallMapperScene() {
   options.camera_distance_m = 3.5;
   options.focal_px = 1200;
   return options;
+}
+
+Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> pixel_noise(0.0, 0.5);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Scene scene;
+  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, 1200, 900, 1000));
+  for (int row = 0; row < rows; ++row) {
+    for (int col = 0; col < cols; ++col) {
+      SceneImage image;
+      image.name = "flight_" + std::to_string(row) + "_" + std::to_string(col) + ".jpg";
+      image.camera_id = 0;
+      image.registered = true;
+      const Eigen::Vector3d center(15.0 * col, 15.0 * row, 40.0 + 0.5 * unit(rng));
+      image.cam_from_world =
+          testing::LookAt(center, center - Eigen::Vector3d(0.01 * unit(rng), 0.01 * unit(rng), 40));
+      scene.images.push_back(image);
+    }
+  }
+  for (int p = 0; p < num_points; ++p) {
+    const double x = -15 + 15.0 * (cols + 1) * (0.5 + 0.5 * unit(rng));
+    const double y = -15 + 15.0 * (rows + 1) * (0.5 + 0.5 * unit(rng));
+    const Eigen::Vector3d position(x, y, 2.0 * std::sin(0.1 * x) * std::cos(0.07 * y));
+    std::vector<TrackElement> track;
+    for (int i = 0; i < static_cast<int>(scene.images.size()); ++i) {
+      SceneImage& image = scene.images[i];
+      Eigen::Vector2d uv;
+      if (!scene.cameras[0].Project(image.cam_from_world * position, &uv)) continue;
+      if (uv.x() < 0 || uv.y() < 0 || uv.x() > 1200 || uv.y() > 900) continue;
+      track.push_back({i, static_cast<int>(image.keypoints.size())});
+      image.keypoints.push_back(uv + Eigen::Vector2d(pixel_noise(rng), pixel_noise(rng)));
+      image.point3d_ids.push_back(kInvalidId);
+    }
+    if (track.size() >= 2) scene.AddPoint(position, track);
+  }
+  return scene;
 }
 
 }  // namespace proj::testing

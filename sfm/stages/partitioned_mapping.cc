@@ -1,0 +1,142 @@
+#include "sfm/stages/partitioned_mapping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "core/check.h"
+#include "core/logging.h"
+#include "core/parallel_for.h"
+#include "core/progress.h"
+#include "core/timer.h"
+#include "sfm/stages/georeference_priors.h"
+#include "sfm/stages/gps_rebuild.h"
+#include "sfm/stages/reconstruction_options.h"
+
+namespace proj {
+
+int PartitionedMappingOptions::NumParts(int num_images) const {
+  if (num_parts > 0) return num_parts;
+  if (max_part_images <= 0 || num_images <= max_part_images) return 1;
+  return (num_images + max_part_images - 1) / max_part_images;
+}
+
+void PartitionedMappingOptions::Check() const {
+  PROJ_REQUIRE(max_part_images >= 0, "--partition-max-images must be >= 0 (got " << max_part_images << ")");
+  PROJ_REQUIRE(max_part_images == 0 || max_part_images >= 10,
+               "--partition-max-images must be 0 (never) or at least 10 (got " << max_part_images << ")");
+  PROJ_REQUIRE(num_parts >= 0, "--num-parts must be >= 0 (got " << num_parts << ")");
+  PROJ_REQUIRE(parallel_parts >= 0, "--parallel-parts must be >= 0 (got " << parallel_parts << ")");
+  partition.Check();
+  merge.Check();
+}
+
+ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
+                                  const std::vector<VerifiedPair>& pairs) {
+  PartitionOptions partition = options.partition;
+  partition.num_parts = num_parts;
+  std::vector<std::optional<Eigen::Vector2d>> positions(scene.images.size());
+  for (const auto& [image, prior] : scene.position_priors) positions[image] = prior.position.head<2>();
+  std::vector<WeightedImagePair> weighted;
+  weighted.reserve(pairs.size());
+  for (const VerifiedPair& pair : pairs) {
+    const int inliers = static_cast<int>(pair.geometry.inlier_matches.size());
+    if (inliers > 0) weighted.push_back({pair.pair.image1, pair.pair.image2, inliers});
+  }
+  return PartitionImages(partition, static_cast<int>(scene.images.size()), positions, weighted);
+}
+
+PartModel MapPart(const ReconstructionOptions& options, const Scene& scene, const std::vector<VerifiedPair>& pairs,
+                  const std::vector<int>& image_ids, int num_threads, bool keep_points, MapperSummary* summary) {
+  SubViewGraph sub = ExtractSubViewGraph(scene, pairs, image_ids);
+  const TrackSet tracks = BuildViewGraphTracks(sub.scene, sub.pairs);
+  ReconstructionOptions part_options = options;
+  part_options.mapper.num_threads = num_threads;
+  *summary = MapAndGeoreference(part_options, tracks, sub.pairs, &sub.scene);
+  PartModel part;
+  part.image_ids = image_ids;
+  part.scene = std::move(sub.scene);
+  if (!keep_points) {
+    // The merge reads poses and intrinsics only; a part's keypoints and points are its bulk.
+    part.scene.points.clear();
+    for (SceneImage& image : part.scene.images) {
+      image.keypoints = {};
+      image.point3d_ids = {};
+    }
+  }
+  return part;
+}
+
+MapperSummary MergeAndCompleteParts(const ReconstructionOptions& options, const std::vector<PartModel>& parts,
+                                    const std::vector<int>& core_part, const TrackSet& tracks,
+                                    const std::vector<VerifiedPair>& pairs, Scene* scene,
+                                    PartitionedMappingTrace* trace) {
+  const Timer timer;
+  PartMergeOptions merge = options.partitioning.merge;
+  merge.seed = options.mapper.seed;
+  trace->merge = MergePartPoses(merge, parts, core_part, scene);
+  for (const PartAlignmentRecord& record : trace->merge.parts) {
+    if (record.merged) {
+      PROJ_LOG(kInfo, "part " << record.part + 1 << "/" << parts.size() << ": " << record.num_registered
+                              << " images registered, merged by " << record.num_inliers << " of "
+                              << record.num_shared << " shared images (centres within "
+                              << record.median_center_error << ", orientations within "
+                              << record.median_rotation_error_deg << " deg, medians)");
+    } else {
+      PROJ_LOG(kWarning, "part " << record.part + 1 << "/" << parts.size() << " (" << record.num_registered
+                                 << " images registered) is not merged: " << record.failure_reason
+                                 << "; its images are registered from the merged model where they can be");
+    }
+  }
+  PROJ_LOG(kInfo, "merged " << trace->merge.NumMerged() << " of " << parts.size() << " parts: "
+                            << trace->merge.num_registered << " images; completing the model over "
+                            << tracks.tracks.size() << " tracks");
+  MapperSummary summary;
+  if (trace->merge.num_registered < 2) {
+    summary.failure_reason = "no part of the partitioned mapping built a model";
+    return summary;
+  }
+  summary = CompleteMergedModel(options.mapper, options.partitioning.merged, tracks, pairs, scene);
+  GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, scene, &summary);
+  trace->merge_seconds = timer.ElapsedSeconds();
+  return summary;
+}
+
+MapperSummary MapPartitioned(const ReconstructionOptions& options, int num_parts, const TrackSet& tracks,
+                             const std::vector<VerifiedPair>& pairs, Scene* scene, PartitionedMappingTrace* trace) {
+  trace->partition = PartitionViewGraph(options.partitioning, num_parts, *scene, pairs);
+  const std::vector<std::vector<int>>& part_images = trace->partition.parts;
+  const int count = static_cast<int>(part_images.size());
+  size_t largest = 0;
+  for (const auto& images : part_images) largest = std::max(largest, images.size());
+  const int threads = ResolveNumThreads(options.run.num_threads);
+  const int parallel = std::max(1, std::min(count, options.partitioning.parallel_parts > 0
+                                                      ? options.partitioning.parallel_parts
+                                                      : std::max(1, threads / 4)));
+  const int threads_per_part = std::max(1, threads / parallel);
+  PROJ_LOG(kInfo, "partitioned mapping: " << scene->images.size() << " images in " << count << " parts of up to "
+                                          << largest << " images with their overlap (cut by "
+                                          << (trace->partition.by_position ? "GPS position" : "the view graph")
+                                          << "), " << parallel << " at a time, " << threads_per_part
+                                          << " threads each");
+  const Timer timer;
+  std::vector<PartModel> parts(count);
+  trace->parts.assign(count, MapperSummary());
+  Progress progress("mapping parts", count, "parts");
+  ParallelFor(0, count, parallel, [&](int p, int) {
+    {
+      const ScopedLogPrefix prefix("part " + std::to_string(p + 1) + "/" + std::to_string(count) + ": ");
+      parts[p] = MapPart(options, *scene, pairs, part_images[p], threads_per_part, false, &trace->parts[p]);
+      const MapperSummary& summary = trace->parts[p];
+      PROJ_LOG(kInfo, summary.num_registered << "/" << part_images[p].size() << " images registered"
+                                             << (summary.success ? "" : ": " + summary.failure_reason));
+    }
+    progress.Advance();  // the run's progress, without the part's prefix
+  });
+  trace->parts_seconds = timer.ElapsedSeconds();
+  std::vector<int> core_part = trace->partition.core_part;
+  return MergeAndCompleteParts(options, parts, core_part, tracks, pairs, scene, trace);
+}
+
+}  // namespace proj

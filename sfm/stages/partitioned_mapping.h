@@ -1,0 +1,76 @@
+// Partitioned mapping (README "Large surveys"): the view graph cut into overlapping parts
+// (sfm/partition/image_partition.h: by GPS position, else by the graph), each part mapped on
+// its own by the run's mapper and aligned to its GPS, several parts at once on one machine or
+// one part per task of a cluster job (`sfm map --part i/N`), then the parts' poses merged by
+// their shared images (part_merge.h) and the whole model completed (merged_model.h): points
+// over the whole scene's tracks, images no part registered, a final adjustment of everything.
+// A part's work grows with the part's size, not the survey's: the incremental mapper's steps
+// that grow with the model (candidate ranking, global adjustments while growing) stay small,
+// and only the merged model's adjustments see every image.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sfm/mapper/incremental_mapper.h"
+#include "sfm/partition/image_partition.h"
+#include "sfm/partition/merged_model.h"
+#include "sfm/partition/part_merge.h"
+#include "sfm/scene/view_graph.h"
+
+namespace proj {
+
+struct ReconstructionOptions;
+
+struct PartitionedMappingOptions {
+  // Views graphs of more images than this are cut into parts of at most about this many
+  // (before the overlap is added); 0: never (--partition-max-images).
+  int max_part_images = 0;
+  int num_parts = 0;  // > 0: exactly this many parts, whatever the size (--num-parts)
+  // Parts mapped at once on one machine, each with an equal share of the run's threads; 0:
+  // one per 4 threads (at most the number of parts).
+  int parallel_parts = 0;
+  PartitionOptions partition;  // its num_parts is set per run (NumParts)
+  PartMergeOptions merge;
+  MergedModelOptions merged;
+
+  // The number of parts for a view graph of `num_images` images; 1: not partitioned.
+  int NumParts(int num_images) const;
+  void Check() const;  // throws InputError naming the option
+};
+
+// The partition of a view graph into `num_parts` parts: by the images' GPS priors (their East
+// and North) where most have one, else by the verified pairs weighted by inlier matches.
+ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
+                                  const std::vector<VerifiedPair>& pairs);
+
+// One part mapped alone: the sub view graph of `image_ids`, its own tracks, the run's mapper
+// and the alignment to the part's GPS (MapAndGeoreference), with `num_threads` threads. The
+// returned model keeps poses and intrinsics, and its points when `keep_points` (to write it).
+PartModel MapPart(const ReconstructionOptions& options, const Scene& scene, const std::vector<VerifiedPair>& pairs,
+                  const std::vector<int>& image_ids, int num_threads, bool keep_points, MapperSummary* summary);
+
+struct PartitionedMappingTrace {
+  ImagePartition partition;
+  std::vector<MapperSummary> parts;  // by part (in-process mapping only)
+  PartMergeSummary merge;
+  double parts_seconds = 0;  // wall time of all parts
+  double merge_seconds = 0;  // merging the poses and completing the model
+};
+
+// The parts' models merged into `scene` (the whole view graph's, nothing registered) and the
+// model completed over `tracks` and `pairs`, then aligned to the GPS priors
+// (GeoreferenceModel). Logs what each part contributed; a part that could not be merged is a
+// warning naming it and why (its images are registered later if the merged model can).
+MapperSummary MergeAndCompleteParts(const ReconstructionOptions& options, const std::vector<PartModel>& parts,
+                                    const std::vector<int>& core_part, const TrackSet& tracks,
+                                    const std::vector<VerifiedPair>& pairs, Scene* scene,
+                                    PartitionedMappingTrace* trace);
+
+// The whole partitioned mapping on this machine: the partition into `num_parts`, the parts
+// mapped options.partitioning.parallel_parts at a time, then MergeAndCompleteParts. Same
+// contract as MapAndGeoreference.
+MapperSummary MapPartitioned(const ReconstructionOptions& options, int num_parts, const TrackSet& tracks,
+                             const std::vector<VerifiedPair>& pairs, Scene* scene, PartitionedMappingTrace* trace);
+
+}  // namespace proj
