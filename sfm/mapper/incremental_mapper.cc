@@ -372,7 +372,7 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
   ba.solver = options_.global_ba_solver;
-  if (growing_ && !options_.refine_distortion_while_growing) ba.refine_extra = false;
+  if ((growing_ && !options_.refine_distortion_while_growing) || options_.hold_distortion) ba.refine_extra = false;
   BundleAdjustmentSummary report;
   {
     const AddElapsed timing(&summary_.times.global_ba, &summary_.cpu_times.global_ba);

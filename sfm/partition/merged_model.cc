@@ -7,7 +7,11 @@ namespace proj {
 MapperSummary CompleteMergedModel(const IncrementalMapperOptions& options, const MergedModelOptions& merged,
                                   const TrackSet& tracks, const std::vector<VerifiedPair>& pairs, Scene* scene) {
   IncrementalMapper mapper(options, tracks, pairs, scene);
-  mapper.FinishGrowing();  // each part refined its intrinsics to the end: the whole refines all of them
+  // Distortion stays held until the final refinement (FinishModel), as in a single run: the
+  // parts held it (hold_distortion), and adjustments of the whole that refine it drift along
+  // the block's doming valley (1,000-image flight in 4 parts: 11.0 mm median refined from the
+  // start of the completion, 35.1 mm with two more full adjustments, against 8.5 mm for one
+  // run).
   TriangulatePlacedCameras(options, merged.initial_reproj_error_factor, merged.reproj_error_factor_step, &mapper,
                            scene);
   const int before = scene->NumRegisteredImages();

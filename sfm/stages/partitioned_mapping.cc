@@ -53,6 +53,7 @@ PartModel MapPart(const ReconstructionOptions& options, const Scene& scene, cons
   const TrackSet tracks = BuildViewGraphTracks(sub.scene, sub.pairs);
   ReconstructionOptions part_options = options;
   part_options.mapper.num_threads = num_threads;
+  part_options.mapper.hold_distortion = true;  // refined over all images once merged
   *summary = MapAndGeoreference(part_options, tracks, sub.pairs, &sub.scene);
   PartModel part;
   part.image_ids = image_ids;
