@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # A whole sfm run on a Slurm cluster (README "Cluster"): extraction in N shards, their merge,
-# matching in N shards, their merge, then mapping, as five jobs. A merge starts once every
+# matching in N shards, their merge, then mapping, as five jobs; with SFM_MAP_PARTS=P > 1 the
+# mapping is partitioned: P parts as one more array, then their merge. A merge starts once every
 # task of its array has ended, however it ended (it refuses shards that did not finish, with
 # a message naming them, so a task re-run before the others end is waited for); the jobs after
 # a merge start only when it succeeded, and are cancelled when it failed. OUT must be on
 # storage that every node sees. Prints the job ids; logs go to OUT/logs, the model to
 # OUT/model.
 #   scripts/slurm/run_cluster.sh IMAGES OUT N [sbatch options for every job...]
-# Environment: as sfm_array.sbatch (SFM, SFM_EXTRACT_ARGS, SFM_MATCH_ARGS, SFM_MAP_ARGS).
+# Environment: as sfm_array.sbatch (SFM, SFM_EXTRACT_ARGS, SFM_MATCH_ARGS, SFM_MAP_ARGS,
+# SFM_MAP_PARTS).
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,7p' "$0" >&2; exit 2; }
 images=$(realpath "$1")
@@ -31,5 +33,14 @@ extract=$(submit "" extract "${array[@]}" "$@")
 merge_extract=$(submit "afterany:$extract" merge-extract "${single[@]}" "$@")
 match=$(submit "afterok:$merge_extract" match "${array[@]}" "$@")
 merge_match=$(submit "afterany:$match" merge-match "${single[@]}" "$@")
-map=$(submit "afterok:$merge_match" map "${single[@]}" "$@")
-echo "extract=$extract merge-extract=$merge_extract match=$match merge-match=$merge_match map=$map"
+parts=${SFM_MAP_PARTS:-1}
+[[ "$parts" =~ ^[1-9][0-9]*$ ]] || { echo "run_cluster: SFM_MAP_PARTS must be a positive number, got '$parts'" >&2; exit 2; }
+if [ "$parts" -gt 1 ]; then
+  export SFM_MAP_PARTS=$parts
+  map_part=$(submit "afterok:$merge_match" map-part --array="0-$((parts - 1))" --output="$out/logs/%x_%a.log" "$@")
+  map=$(submit "afterany:$map_part" merge-parts "${single[@]}" "$@")
+  echo "extract=$extract merge-extract=$merge_extract match=$match merge-match=$merge_match map-part=$map_part map=$map"
+else
+  map=$(submit "afterok:$merge_match" map "${single[@]}" "$@")
+  echo "extract=$extract merge-extract=$merge_extract match=$match merge-match=$merge_match map=$map"
+fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A cluster run on a one-node Slurm cluster started on localhost (README "Cluster"): a small
-# synthetic flight extracted and matched in 4 shards by scripts/slurm/run_cluster.sh, one
-# extraction task killed mid-way and re-run by the scheduler, must give the database a single
-# local run (sfm extract, match, map) gives, row for row, and the same registered images and
-# position error (within 10%). Skips (exit 77) where Slurm and munge are not installed
+# synthetic flight extracted and matched in 4 shards and mapped in 4 parts (partitioned
+# mapping, merged by a last job) by scripts/slurm/run_cluster.sh, one extraction task killed
+# mid-way and re-run by the scheduler, must give the database a single local run (sfm
+# extract, match, map) gives, row for row, and the same registered images and position error
+# (within 10%). Skips (exit 77) where Slurm and munge are not installed
 # (scripts/install_slurm.sh installs them) or cannot start: it needs root, to run munged as
 # the munge user and the Slurm daemons as root. Everything lives in a temporary folder and
 # the daemons it started are stopped at the end.
@@ -95,6 +96,7 @@ export SFM=$sfm
 export SFM_EXTRACT_ARGS="--device cpu --threads 1 --max-features 1500"
 export SFM_MATCH_ARGS="--device cpu --threads 1"
 export SFM_MAP_ARGS="--threads 1 --quiet"
+export SFM_MAP_PARTS=${SLURM_TEST_PARTS:-4}
 
 # A single local run.
 mkdir -p "$work/single"
