@@ -1,15 +1,46 @@
 #include "sfm/scene/track_builder.h"
 
+#include <algorithm>
+#include <random>
+
 #include <gtest/gtest.h>
 
 namespace proj {
 namespace {
 
+// `num_images` images of `num_keypoints` keypoints each, all at distinct positions.
+Scene SceneWithKeypoints(int num_images, int num_keypoints) {
+  Scene scene;
+  scene.images.resize(num_images);
+  for (auto& image : scene.images) {
+    for (int k = 0; k < num_keypoints; ++k) image.keypoints.emplace_back(10.5 + 7 * k, 20.5 + 3 * k);
+  }
+  return scene;
+}
+
+// True if every track holds at most one keypoint per image and track_of agrees with the tracks.
+bool Consistent(const TrackSet& tracks) {
+  int num_linked = 0;
+  for (const auto& of_image : tracks.track_of) {
+    num_linked += static_cast<int>(std::count_if(of_image.begin(), of_image.end(), [](int t) { return t != kInvalidId; }));
+  }
+  int num_elements = 0;
+  for (size_t t = 0; t < tracks.tracks.size(); ++t) {
+    const auto& track = tracks.tracks[t];
+    num_elements += static_cast<int>(track.size());
+    for (size_t i = 0; i < track.size(); ++i) {
+      if (i > 0 && track[i].image_id <= track[i - 1].image_id) return false;
+      if (tracks.track_of[track[i].image_id][track[i].keypoint_index] != static_cast<int>(t)) return false;
+    }
+  }
+  return num_linked == num_elements && num_elements == tracks.num_features_in_tracks;
+}
+
 TEST(TrackBuilder, ChainsMatchesAcrossImages) {
   // 0:5 - 1:3 - 2:7 form one track; 0:1 - 2:2 another.
   const std::vector<PairMatches> matches = {
       {{0, 1}, {{5, 3}}}, {{1, 2}, {{3, 7}}}, {{0, 2}, {{1, 2}}}};
-  const TrackSet tracks = BuildTracks({10, 10, 10}, matches);
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 10), matches);
   ASSERT_EQ(tracks.tracks.size(), 2u);
   const int t = tracks.track_of[0][5];
   ASSERT_NE(t, kInvalidId);
@@ -18,17 +49,103 @@ TEST(TrackBuilder, ChainsMatchesAcrossImages) {
   EXPECT_EQ(tracks.track_of[2][7], t);
   EXPECT_EQ(tracks.track_of[2][2], tracks.track_of[0][1]);
   EXPECT_EQ(tracks.track_of[0][0], kInvalidId);
+  EXPECT_EQ(tracks.num_refused_matches, 0);
+  EXPECT_EQ(tracks.num_matched_features, 5);
+  EXPECT_EQ(tracks.num_features_in_tracks, 5);
+  EXPECT_TRUE(Consistent(tracks));
 }
 
-TEST(TrackBuilder, DropsTracksWithTwoKeypointsInOneImage) {
-  // 0:1 matches 1:1 and 1:2 through image 2: the track holds two keypoints of image 1.
-  const std::vector<PairMatches> matches = {
-      {{0, 1}, {{1, 1}}}, {{0, 2}, {{1, 4}}}, {{1, 2}, {{2, 4}}}, {{0, 1}, {{3, 3}}}};
-  const TrackSet tracks = BuildTracks({5, 5, 5}, matches);
-  EXPECT_EQ(tracks.num_dropped_inconsistent, 1);
+TEST(TrackBuilder, SplitsAConflictingChainInsteadOfDroppingIt) {
+  // 0:1 - 1:1 and 0:1 - 2:4 agree; the weakest pair's 1:2 - 2:4 would put keypoints 1 and 2
+  // of image 1 in one track: that match alone is refused.
+  const std::vector<PairMatches> matches = {{{1, 2}, {{2, 4}}},
+                                            {{0, 1}, {{1, 1}, {3, 3}, {4, 4}}},
+                                            {{0, 2}, {{1, 4}, {3, 3}}}};
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 5), matches);
+  EXPECT_EQ(tracks.num_refused_matches, 1);
+  const int t = tracks.track_of[0][1];
+  ASSERT_NE(t, kInvalidId);
+  EXPECT_EQ(tracks.tracks[t].size(), 3u);
+  EXPECT_EQ(tracks.track_of[1][1], t);
+  EXPECT_EQ(tracks.track_of[2][4], t);
+  EXPECT_EQ(tracks.track_of[1][2], kInvalidId);
+  EXPECT_EQ(tracks.tracks[tracks.track_of[0][3]].size(), 3u);
+  EXPECT_EQ(tracks.num_matched_features, 8);
+  EXPECT_EQ(tracks.num_features_in_tracks, 7);
+  EXPECT_TRUE(Consistent(tracks));
+}
+
+TEST(TrackBuilder, StrongestPairWins) {
+  // 0:0 matches 1:0 in a pair of one match, and 1:1 through image 2 in pairs of three: the
+  // weak pair's match is the one refused, wherever it comes in the input.
+  const std::vector<PairMatches> matches = {{{0, 1}, {{0, 0}}},
+                                            {{0, 2}, {{0, 0}, {2, 2}, {3, 3}}},
+                                            {{1, 2}, {{1, 0}, {2, 2}, {3, 3}}}};
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 4), matches);
+  EXPECT_EQ(tracks.num_refused_matches, 1);
+  const int t = tracks.track_of[0][0];
+  ASSERT_NE(t, kInvalidId);
+  EXPECT_EQ(tracks.track_of[2][0], t);
+  EXPECT_EQ(tracks.track_of[1][1], t);
+  EXPECT_EQ(tracks.track_of[1][0], kInvalidId);
+  EXPECT_TRUE(Consistent(tracks));
+}
+
+TEST(TrackBuilder, MergesColocatedKeypoints) {
+  // Keypoints 0 and 1 of image 0 lie at one position (two orientations of one SIFT point).
+  Scene scene = SceneWithKeypoints(3, 4);
+  scene.images[0].keypoints[1] = scene.images[0].keypoints[0] + Eigen::Vector2d(0.2, -0.1);
+  // Through keypoint 0 to image 1, through keypoint 1 to image 2: one observation, one track.
+  const TrackSet tracks = BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}});
+  EXPECT_EQ(tracks.num_colocated_keypoints, 1);
   ASSERT_EQ(tracks.tracks.size(), 1u);
-  EXPECT_EQ(tracks.track_of[0][1], kInvalidId);
-  EXPECT_EQ(tracks.track_of[0][3], 0);
+  EXPECT_EQ(tracks.tracks[0].size(), 3u);
+  EXPECT_EQ(tracks.track_of[0][0], 0);
+  EXPECT_EQ(tracks.track_of[0][1], kInvalidId);  // the track holds the lowest index only
+  EXPECT_TRUE(Consistent(tracks));
+
+  // Matched to two keypoints of one image, the position is one observation: one match refused.
+  const TrackSet conflict = BuildTracks(scene, {{{0, 1}, {{0, 0}, {1, 1}}}});
+  EXPECT_EQ(conflict.num_refused_matches, 1);
+  EXPECT_EQ(conflict.tracks.size(), 1u);
+
+  TrackBuilderOptions separate;
+  separate.colocated_max_px = 0.1;
+  EXPECT_EQ(BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}}, separate).tracks.size(), 2u);
+}
+
+TEST(TrackBuilder, ColocatedRepresentativesChainAndTakeTheLowestIndex) {
+  const std::vector<Eigen::Vector2d> keypoints = {{5.8, 1}, {5.0, 1}, {9, 9}, {5.4, 1.1}, {5.0, 1}};
+  const std::vector<int> representative = ColocatedRepresentatives(keypoints, 0.5);
+  EXPECT_EQ(representative, (std::vector<int>{0, 0, 2, 0, 0}));
+  EXPECT_EQ(ColocatedRepresentatives(keypoints, 0), (std::vector<int>{0, 1, 2, 3, 1}));
+}
+
+TEST(TrackBuilder, ConsistentAndDeterministicOnRandomConflictingMatches) {
+  // Random matches among 12 images of 30 keypoints: many chains conflict.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> keypoint(0, 29);
+  std::vector<PairMatches> matches;
+  for (int i = 0; i < 12; ++i) {
+    for (int j = i + 1; j < 12; ++j) {
+      PairMatches pair{{i, j}, {}};
+      const int count = 1 + static_cast<int>(matches.size());  // distinct sizes: a strict order
+      for (int m = 0; m < count; ++m) pair.matches.push_back({keypoint(rng), keypoint(rng)});
+      matches.push_back(pair);
+    }
+  }
+  const Scene scene = SceneWithKeypoints(12, 30);
+  const TrackSet tracks = BuildTracks(scene, matches);
+  EXPECT_GT(tracks.num_refused_matches, 0);
+  EXPECT_GT(tracks.KeptShare(), 0.5);
+  EXPECT_TRUE(Consistent(tracks));
+
+  std::vector<PairMatches> shuffled = matches;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (const TrackSet& again : {BuildTracks(scene, matches), BuildTracks(scene, shuffled)}) {
+    EXPECT_EQ(again.track_of, tracks.track_of);
+    EXPECT_EQ(again.num_refused_matches, tracks.num_refused_matches);
+  }
 }
 
 }  // namespace
