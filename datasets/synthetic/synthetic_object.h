@@ -29,7 +29,7 @@ struct SyntheticObjectOptions {
   double distance_jitter = 0.1;     // each view's distance is off the mean by up to this fraction
   double roll_jitter_deg = 20;      // random roll about the viewing direction, up to this
   double min_elevation_deg = -60;   // views below this elevation are left out (the support)
-  double texture_contrast = 0.25;   // albedo varies by about +-this fraction
+  double texture_contrast = 0.6;    // albedo varies by about +-this fraction
   uint64_t seed = 1;
   int jpeg_quality = 92;
   int num_threads = 0;  // <= 0: all hardware threads
