@@ -70,8 +70,8 @@ TEST(TrackBuilder, SplitsAConflictingChainInsteadOfDroppingIt) {
   EXPECT_EQ(tracks.track_of[2][4], t);
   EXPECT_EQ(tracks.track_of[1][2], kInvalidId);
   EXPECT_EQ(tracks.tracks[tracks.track_of[0][3]].size(), 3u);
-  EXPECT_EQ(tracks.num_matched_features, 8);
-  EXPECT_EQ(tracks.num_features_in_tracks, 7);
+  EXPECT_EQ(tracks.num_matched_features, 9);  // 0:1,3,4  1:1,2,3,4  2:3,4
+  EXPECT_EQ(tracks.num_features_in_tracks, 8);  // all but 1:2
   EXPECT_TRUE(Consistent(tracks));
 }
 

@@ -32,7 +32,10 @@ DenseObjectViewGraph MakeDenseObjectViewGraph(int num_views, int num_points) {
   out.truth = MakeObjectCameras(object);
   out.scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, object.width, object.height, object.focal_px));
   out.scene.images.resize(num_views);
-  for (int i = 0; i < num_views; ++i) out.scene.images[i].name = std::to_string(i) + ".jpg";
+  for (int i = 0; i < num_views; ++i) {
+    out.scene.images[i].name = std::to_string(i) + ".jpg";
+    out.scene.images[i].camera_id = 0;
+  }
   std::mt19937_64 rng(11);
   std::normal_distribution<double> normal(0, 1);
   std::uniform_real_distribution<double> unit(0, 1);
