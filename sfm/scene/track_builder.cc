@@ -1,6 +1,7 @@
 #include "sfm/scene/track_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <unordered_map>
 
@@ -91,6 +92,7 @@ class ConsistentUnionFind {
 
 void TrackBuilderOptions::Check() const {
   PROJ_REQUIRE(colocated_max_px >= 0, "TrackBuilderOptions.colocated_max_px must be >= 0");
+  PROJ_REQUIRE(contest_sigma >= 0, "TrackBuilderOptions.contest_sigma must be >= 0");
 }
 
 double TrackSet::KeptShare() const {
@@ -139,6 +141,9 @@ TrackSet BuildTracks(const Scene& scene, const std::vector<PairMatches>& verifie
   }
   ConsistentUnionFind sets(std::move(image_of));
   std::vector<char> matched(offset.back(), 0);
+  // Per observation: matches joined at it (counted at one end) and refused at it (both ends).
+  std::vector<int> num_joined(offset.back(), 0);
+  std::vector<int> num_refused(offset.back(), 0);
 
   // Strongest evidence first: a pair's many inliers outvote the odd wrong match of a weak pair.
   std::vector<size_t> order(verified_matches.size());
@@ -160,7 +165,13 @@ TrackSet BuildTracks(const Scene& scene, const std::vector<PairMatches>& verifie
       const size_t a = offset[image1] + representative[image1][match.index1];
       const size_t b = offset[image2] + representative[image2][match.index2];
       matched[a] = matched[b] = 1;
-      if (!sets.Union(a, b)) ++result.num_refused_matches;
+      if (sets.Union(a, b)) {
+        ++num_joined[a];
+      } else {
+        ++result.num_refused_matches;
+        ++num_refused[a];
+        ++num_refused[b];
+      }
     }
   }
 
@@ -181,8 +192,23 @@ TrackSet BuildTracks(const Scene& scene, const std::vector<PairMatches>& verifie
   for (size_t image = 0; image < num_images; ++image) {
     result.track_of[image].assign(representative[image].size(), kInvalidId);
   }
+  // Refused matches touch two observations each.
+  const size_t total_joined = std::accumulate(num_joined.begin(), num_joined.end(), size_t{0});
+  const double refused_per_joined = total_joined > 0 ? 2.0 * result.num_refused_matches / total_joined : 0.0;
   for (auto& track : components) {
     if (track.size() < 2) continue;  // every match of this observation was refused
+    int joined = 0;
+    int refused = 0;
+    for (const auto& element : track) {
+      const size_t flat = offset[element.image_id] + element.keypoint_index;
+      joined += num_joined[flat];
+      refused += num_refused[flat];
+    }
+    const double expected = refused_per_joined * joined;
+    if (refused > expected + options.contest_sigma * std::sqrt(expected)) {
+      ++result.num_contested_tracks;
+      continue;
+    }
     const int id = static_cast<int>(result.tracks.size());
     for (const auto& element : track) result.track_of[element.image_id][element.keypoint_index] = id;
     result.num_features_in_tracks += static_cast<int>(track.size());

@@ -68,6 +68,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
                              << tracks.num_matched_features << " matched features ("
                              << std::fixed << std::setprecision(1) << 100 * tracks.KeptShare() << "%); " << tracks.num_refused_matches
                              << " matches refused (two keypoints of one image in a track), "
+                             << tracks.num_contested_tracks << " tracks dropped for them, "
                              << tracks.num_colocated_keypoints << " co-located keypoints merged");
   std::optional<GcpFile> gcp_file;  // checked against the images before the mapper's work
   if (!options.ground_control.gcp_path.empty()) gcp_file = ReadGcpFileForScene(options.ground_control, graph.scene);

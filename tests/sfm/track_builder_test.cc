@@ -1,6 +1,7 @@
 #include "sfm/scene/track_builder.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,13 @@ Scene SceneWithKeypoints(int num_images, int num_keypoints) {
     for (int k = 0; k < num_keypoints; ++k) image.keypoints.emplace_back(10.5 + 7 * k, 20.5 + 3 * k);
   }
   return scene;
+}
+
+// Options that keep every track however many matches were refused against it.
+TrackBuilderOptions KeepContested() {
+  TrackBuilderOptions options;
+  options.contest_sigma = std::numeric_limits<double>::infinity();
+  return options;
 }
 
 // True if every track holds at most one keypoint per image and track_of agrees with the tracks.
@@ -61,7 +69,7 @@ TEST(TrackBuilder, SplitsAConflictingChainInsteadOfDroppingIt) {
   const std::vector<PairMatches> matches = {{{1, 2}, {{2, 4}}},
                                             {{0, 1}, {{1, 1}, {3, 3}, {4, 4}}},
                                             {{0, 2}, {{1, 4}, {3, 3}}}};
-  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 5), matches);
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 5), matches, KeepContested());
   EXPECT_EQ(tracks.num_refused_matches, 1);
   const int t = tracks.track_of[0][1];
   ASSERT_NE(t, kInvalidId);
@@ -81,7 +89,7 @@ TEST(TrackBuilder, StrongestPairWins) {
   const std::vector<PairMatches> matches = {{{0, 1}, {{0, 0}}},
                                             {{0, 2}, {{0, 0}, {2, 2}, {3, 3}}},
                                             {{1, 2}, {{1, 0}, {2, 2}, {3, 3}}}};
-  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 4), matches);
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 4), matches, KeepContested());
   EXPECT_EQ(tracks.num_refused_matches, 1);
   const int t = tracks.track_of[0][0];
   ASSERT_NE(t, kInvalidId);
@@ -89,6 +97,38 @@ TEST(TrackBuilder, StrongestPairWins) {
   EXPECT_EQ(tracks.track_of[1][1], t);
   EXPECT_EQ(tracks.track_of[1][0], kInvalidId);
   EXPECT_TRUE(Consistent(tracks));
+}
+
+TEST(TrackBuilder, DropsAShortTrackARefusedMatchContestsButNotALongOne) {
+  // Keypoints 1, 3, 5..9 matched across all pairs of images 0..5: seven tracks, 15 matches
+  // joining each. Image 6's keypoint 1 joins 5:1, its match to 5:3 is refused; its keypoint 4
+  // joins 0:4 and 1:4 (a short track), and 2:1 - 6:4 is refused. The long tracks bear a refused
+  // match or two, as the scene's rate (4 touches per 108 joined matches) allows; the short one
+  // does not.
+  std::vector<PairMatches> matches;
+  for (int i = 0; i < 6; ++i) {
+    for (int j = i + 1; j < 6; ++j) matches.push_back({{i, j}, {{1, 1}, {3, 3}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}});
+  }
+  matches.push_back({{5, 6}, {{1, 1}, {3, 1}}});
+  matches.push_back({{0, 6}, {{4, 4}}});
+  matches.push_back({{1, 6}, {{4, 4}}});
+  matches.push_back({{2, 6}, {{1, 4}}});
+  const Scene scene = SceneWithKeypoints(7, 10);
+  const TrackSet tracks = BuildTracks(scene, matches);
+  EXPECT_EQ(tracks.num_refused_matches, 2);
+  EXPECT_EQ(tracks.num_contested_tracks, 1);
+  EXPECT_EQ(tracks.tracks.size(), 7u);
+  ASSERT_NE(tracks.track_of[0][1], kInvalidId);
+  EXPECT_EQ(tracks.tracks[tracks.track_of[0][1]].size(), 7u);
+  EXPECT_EQ(tracks.tracks[tracks.track_of[0][3]].size(), 6u);
+  EXPECT_EQ(tracks.track_of[6][4], kInvalidId);
+  EXPECT_EQ(tracks.track_of[0][4], kInvalidId);
+  EXPECT_TRUE(Consistent(tracks));
+
+  const TrackSet kept = BuildTracks(scene, matches, KeepContested());
+  EXPECT_EQ(kept.num_contested_tracks, 0);
+  EXPECT_EQ(kept.tracks.size(), 8u);
+  EXPECT_EQ(kept.tracks[kept.track_of[6][4]].size(), 3u);
 }
 
 TEST(TrackBuilder, MergesColocatedKeypoints) {
@@ -105,7 +145,7 @@ TEST(TrackBuilder, MergesColocatedKeypoints) {
   EXPECT_TRUE(Consistent(tracks));
 
   // Matched to two keypoints of one image, the position is one observation: one match refused.
-  const TrackSet conflict = BuildTracks(scene, {{{0, 1}, {{0, 0}, {1, 1}}}});
+  const TrackSet conflict = BuildTracks(scene, {{{0, 1}, {{0, 0}, {1, 1}}}}, KeepContested());
   EXPECT_EQ(conflict.num_refused_matches, 1);
   EXPECT_EQ(conflict.tracks.size(), 1u);
 
@@ -137,7 +177,6 @@ TEST(TrackBuilder, ConsistentAndDeterministicOnRandomConflictingMatches) {
   const Scene scene = SceneWithKeypoints(12, 30);
   const TrackSet tracks = BuildTracks(scene, matches);
   EXPECT_GT(tracks.num_refused_matches, 0);
-  EXPECT_GT(tracks.KeptShare(), 0.5);
   EXPECT_TRUE(Consistent(tracks));
 
   std::vector<PairMatches> shuffled = matches;
@@ -145,6 +184,7 @@ TEST(TrackBuilder, ConsistentAndDeterministicOnRandomConflictingMatches) {
   for (const TrackSet& again : {BuildTracks(scene, matches), BuildTracks(scene, shuffled)}) {
     EXPECT_EQ(again.track_of, tracks.track_of);
     EXPECT_EQ(again.num_refused_matches, tracks.num_refused_matches);
+    EXPECT_EQ(again.num_contested_tracks, tracks.num_contested_tracks);
   }
 }
 
