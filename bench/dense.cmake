@@ -16,3 +16,8 @@ proj_warnings(dense_cloud_accuracy)
 add_executable(patch_match_bench patch_match_bench.cc)
 target_link_libraries(patch_match_bench PRIVATE proj_mvs proj_datasets CLI11::CLI11)
 proj_warnings(patch_match_bench)
+
+# A surface model against a reference cloud rasterised onto its grid the same way (issue 25).
+add_executable(dsm_compare ${CMAKE_CURRENT_LIST_DIR}/dsm_compare.cc)
+target_link_libraries(dsm_compare PRIVATE proj_mvs proj_io CLI11::CLI11)
+proj_warnings(dsm_compare)

@@ -12,7 +12,10 @@ cd "$(dirname "$0")/.."
 images=${1:-../shared/datasets/strecha/fountain-P11/images}
 runs=${2:-3}
 build=${3:-build}
-python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+# The Python the module was built for (CMake caches it as Python3_EXECUTABLE or, found by
+# FindPython3 itself, _Python3_EXECUTABLE).
+python=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt" | head -n 1)
+python=${python:-/usr/bin/python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 read -r -a extra <<< "${SFM_ARGS:-}"

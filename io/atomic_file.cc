@@ -11,9 +11,24 @@
 namespace proj {
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string TemporaryPathFor(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+void MoveIntoPlace(const std::string& temp, const std::string& path) {
+  std::error_code error;
+  fs::rename(temp, path, error);
+  if (error) {
+    std::remove(temp.c_str());
+    PROJ_REQUIRE(false, "cannot move '" << temp << "' to '" << path << "': " << error.message());
+  }
+}
+
+}  // namespace
+
 void WriteFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
                          bool binary) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  const std::string temp = TemporaryPathFor(path);
   {
     std::ofstream stream(temp, binary ? std::ios::out | std::ios::binary | std::ios::trunc
                                       : std::ios::out | std::ios::trunc);
@@ -33,12 +48,19 @@ void WriteFileAtomically(const std::string& path, const std::function<void(std::
       PROJ_REQUIRE(false, "writing '" << path << "' failed: " << reason);
     }
   }
-  std::error_code error;
-  fs::rename(temp, path, error);
-  if (error) {
+  MoveIntoPlace(temp, path);
+}
+
+void WriteFileAtomicallyAt(const std::string& path, const std::function<void(const std::string&)>& write) {
+  const std::string temp = TemporaryPathFor(path);
+  try {
+    write(temp);
+  } catch (...) {
     std::remove(temp.c_str());
-    PROJ_REQUIRE(false, "cannot move '" << temp << "' to '" << path << "': " << error.message());
+    throw;
   }
+  PROJ_REQUIRE(fs::exists(temp), "writing '" << path << "' failed: no file was written");
+  MoveIntoPlace(temp, path);
 }
 
 void EnsureWritableDirectory(const std::string& dir) {

@@ -15,6 +15,11 @@ namespace proj {
 void WriteFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
                          bool binary = false);
 
+// For writers that take a file name rather than a stream (GDAL): calls `write(temp_path)`,
+// which must create the file `temp_path` (in the same folder as `path`), then renames it to
+// `path`. Errors as above; the temporary file is removed when `write` throws.
+void WriteFileAtomicallyAt(const std::string& path, const std::function<void(const std::string&)>& write);
+
 // Throws InputError unless `dir` exists (or can be created) and a file can be written in it.
 void EnsureWritableDirectory(const std::string& dir);
 

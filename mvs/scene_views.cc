@@ -29,4 +29,12 @@ ViewGeometry PinholeViewGeometry(const Scene& scene, int image_id) {
   return geometry;
 }
 
+ViewGeometry PinholeViewGeometry(const StrechaCamera& camera) {
+  ViewGeometry geometry;
+  geometry.camera = {camera.width, camera.height, camera.K(0, 0), camera.K(1, 1), camera.K(0, 2), camera.K(1, 2)};
+  geometry.rotation = camera.CamFromWorldRotation();
+  geometry.translation = camera.CamFromWorldTranslation();
+  return geometry;
+}
+
 }  // namespace proj::mvs

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "geometry/camera/camera.h"
+#include "io/strecha_camera.h"
 #include "mvs/dense_view.h"
 #include "sfm/scene/scene.h"
 
@@ -14,5 +15,8 @@ PinholeCamera PinholeCameraOf(const Camera& camera);
 
 // Camera and pose of registered image `image_id` of a PINHOLE model (InputError as above).
 ViewGeometry PinholeViewGeometry(const Scene& scene, int image_id);
+
+// A camera of Strecha's format (a synthetic scene's truth: pinhole, its distortion ignored).
+ViewGeometry PinholeViewGeometry(const StrechaCamera& camera);
 
 }  // namespace proj::mvs

@@ -10,7 +10,7 @@ packages=(
   libeigen3-dev libceres-dev
   libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev
   libopencv-features2d-dev libopencv-video-dev libopencv-flann-dev
-  libcli11-dev libturbojpeg0-dev libpng-dev libexif-dev libsqlite3-dev libproj-dev
+  libcli11-dev libturbojpeg0-dev libpng-dev libexif-dev libsqlite3-dev libproj-dev libgdal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy
 )

@@ -10,6 +10,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
+#include "datasets/synthetic/flight_truth.h"
 #include "datasets/synthetic/random.h"
 #include "datasets/synthetic/synthetic_gcps.h"
 #include "datasets/synthetic/synthetic_scene.h"
@@ -64,6 +65,7 @@ void SyntheticFlightOptions::Check() const {
                "the flight origin must be a WGS84 position below 80 degrees of latitude");
   PROJ_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "jpeg_quality must be in [1, 100]");
   PROJ_REQUIRE(shot_interval_s > 0 && turn_s >= 0, "capture intervals must be positive");
+  PROJ_REQUIRE(truth_cell_m >= 0 && std::isfinite(truth_cell_m), "--truth-cell-m must be >= 0");
 }
 
 std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOptions& options) {
@@ -134,6 +136,11 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
     shot.capture_time_s = kFirstCaptureTime + i * options.shot_interval_s + line * options.turn_s;
     shots.push_back(std::move(shot));
   }
+  if (options.gps_fault == GpsFault::kTimeOffset) {
+    for (size_t i = 0; i < shots.size(); ++i) {
+      shots[i].gps = shots[std::min(shots.size() - 1, i + kTimeOffsetShots)].gps;
+    }
+  }
   return shots;
 }
 
@@ -169,6 +176,17 @@ double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::st
     const std::vector<SyntheticGcp> gcps = PlanSyntheticGcps(world, shots, options.num_gcps);
     WriteSyntheticGcpList(options.origin, gcps, (fs::path(out_dir) / "gcp_list.txt").string());
     PROJ_LOG(kInfo, "synthetic flight: " << gcps.size() << " ground control points in gcp_list.txt");
+  }
+  if (options.truth_rasters) {
+    const double cell_m = options.truth_cell_m > 0 ? options.truth_cell_m : options.altitude_m / options.focal_px;
+    const FlightTruthGrid grid = FlightTruthGridOf(shots, cell_m);
+    Timer truth_timer;
+    WriteFlightTruth(RenderFlightTruth(world, grid, options.altitude_m, options.num_threads), options,
+                     (fs::path(out_dir) / "truth").string());
+    PROJ_LOG(kInfo, "synthetic flight: true surface model and orthophoto of " << grid.width << "x" << grid.height
+                                                                              << " cells of " << cell_m
+                                                                              << " m in truth/, "
+                                                                              << truth_timer.ElapsedSeconds() << " s");
   }
   WriteFileAtomically((fs::path(out_dir) / "gt_enu_origin.txt").string(), [&](std::ostream& stream) {
     stream << std::setprecision(17) << options.origin.ref_latitude_deg << ' '

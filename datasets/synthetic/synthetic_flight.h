@@ -24,7 +24,13 @@ enum class GpsFault {
   kJump,      // the middle image's position is 400 m off
   kAltitude,  // the image at a third of the flight has its altitude 150 m too high
   kHover,     // every image carries the first image's fix (a hovering drone's log)
+  // Geotagged from a log with a wrong clock offset: each image carries the fix taken
+  // kTimeOffsetShots shots later (the last ones the last fix): along the flight lines every
+  // fix is ahead of its camera, alternately north and south, and a line's last images carry
+  // fixes of the next line. No similarity fits the model to them.
+  kTimeOffset,
 };
+constexpr int kTimeOffsetShots = 3;
 
 struct SyntheticFlightOptions {
   int num_images = 150;
@@ -42,6 +48,10 @@ struct SyntheticFlightOptions {
   bool write_gps = true;  // false: no GPS in the EXIF (the flight is the same otherwise)
   // Ground control points written to gcp_list.txt (synthetic_gcps.h); 0: none.
   int num_gcps = 8;
+  // Also write the true surface model and orthophoto (flight_truth.h) into out_dir/truth/,
+  // in cells of truth_cell_m (0: the ground sample distance, altitude_m / focal_px).
+  bool truth_rasters = false;
+  double truth_cell_m = 0;
   // The datum of the written altitudes: EGM96 ("above sea level", as DJI drones write them;
   // ellipsoidal, GPSAltitudeRef 2, when PROJ's geoid grid is missing) or the ellipsoid.
   VerticalDatum gps_altitude_datum = VerticalDatum::kEgm96;
@@ -73,6 +83,8 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
 //                                             world frame's origin
 //   out_dir/gcp_list.txt                      options.num_gcps ground control points with
 //                                             their exact marks (synthetic_gcps.h)
+//   out_dir/truth/                            with options.truth_rasters: the true surface
+//                                             model and orthophoto (flight_truth.h)
 // Atomic files; throws InputError when out_dir cannot be written or out_dir/images holds
 // images this flight would not overwrite. Returns the mean render time per image, seconds.
 double WriteSyntheticFlight(const SyntheticFlightOptions& options, const std::string& out_dir);

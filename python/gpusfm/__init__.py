@@ -18,7 +18,9 @@ Raising in it stops the run at its next checkpoint and the exception propagates.
 
 Errors: TypeError for an unknown option, ValueError for a bad value (CLI11's message),
 gpusfm.InputError for bad input (a missing folder, fewer than two usable images, a database
-in use, ...), gpusfm.NoModelError when no model could be built, gpusfm.Error otherwise; the
+in use, ...), gpusfm.NoModelError when no model could be built, gpusfm.SuspectModelError when
+the model failed its quality checks (it is written; accept_suspect_model=True returns it, as
+`--accept-suspect-model` makes the program exit 0), gpusfm.Error otherwise; the
 messages are those `sfm` prints. Ctrl-C stops the run at its next checkpoint, as in `sfm`,
 and raises KeyboardInterrupt; calling again with the same arguments resumes.
 The GIL is released while a command runs.
@@ -28,14 +30,15 @@ from typing import Any, Callable, Optional, Union
 
 
 from ._gpusfm import (Camera, Database, DatabaseImage, Error, Image, InputError, Model,
-                      NoModelError, Point3D, Result, Rigid3d, TwoViewGeometry, _run)
+                      NoModelError, Point3D, Result, Rigid3d, SuspectModelError, TwoViewGeometry,
+                      _run)
 
 _Path = Union[str, "_os.PathLike[str]"]
 _Progress = Optional[Callable[[str, int, int], Any]]
 
 __all__ = ["reconstruct", "extract", "match", "map", "Model", "Camera", "Image", "Point3D",
            "Rigid3d", "Database", "DatabaseImage", "TwoViewGeometry", "Result", "Error",
-           "InputError", "NoModelError"]
+           "InputError", "NoModelError", "SuspectModelError"]
 
 
 def reconstruct(images: _Path, output: _Path, *, progress: _Progress = None, **options: Any) -> Result:

@@ -135,8 +135,8 @@ PipelineOutcome Run(const py::module_& module, const std::string& name,
   }
   // Ctrl-C after the last checkpoint: the run completed, and the program still stops.
   if (call.signal_error) RaiseAgain(call.signal_error);
-  if (outcome.exit_code == app::kExitNoModel) {
-    const py::object type = module.attr("NoModelError");
+  if (outcome.exit_code == app::kExitNoModel || outcome.exit_code == app::kExitSuspectModel) {
+    const py::object type = module.attr(outcome.exit_code == app::kExitNoModel ? "NoModelError" : "SuspectModelError");
     Raise(type, outcome.failure);
   }
   return outcome;

@@ -16,7 +16,7 @@ PyObject* g_input_error = nullptr;  // gpusfm.InputError, alive as long as the m
 PYBIND11_MODULE(_gpusfm, module) {
   module.doc() = "gpusfm's extension module: the sfm pipeline, models and scene databases.";
   // gpusfm.Error: every failure of ours; InputError is also a ValueError (bad input), as the
-  // program's exit code 2; NoModelError, exit code 1.
+  // program's exit code 2; NoModelError, exit code 1; SuspectModelError, exit code 3.
   const py::object error = py::reinterpret_steal<py::object>(
       PyErr_NewExceptionWithDoc("gpusfm.Error", "A failure of gpusfm; the message is what sfm prints.",
                                 PyExc_RuntimeError, nullptr));
@@ -26,7 +26,13 @@ PYBIND11_MODULE(_gpusfm, module) {
       input_bases.ptr(), nullptr));
   const py::object no_model_error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
       "gpusfm.NoModelError", "The run found no model; the message says why.", error.ptr(), nullptr));
+  const py::object suspect_model_error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "gpusfm.SuspectModelError",
+      "A model was built and written but failed its quality checks (report.json \"quality\"); "
+      "accept_suspect_model=True returns it.",
+      error.ptr(), nullptr));
   module.attr("Error") = error;
+  module.attr("SuspectModelError") = suspect_model_error;
   module.attr("InputError") = input_error;
   module.attr("NoModelError") = no_model_error;
   g_input_error = input_error.ptr();

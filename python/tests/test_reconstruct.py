@@ -125,3 +125,20 @@ def test_an_exception_in_the_callback_stops_the_run(scene, scratch):
     with pytest.raises(RuntimeError, match="stop here"):
         gpusfm.extract(scene / "images", scratch / "failed.db", device="cpu", threads=1, quiet=True,
                        progress=fail)
+
+
+def test_a_suspect_model_raises_unless_accepted(scratch):
+    # A flight geotagged with a clock offset: the model disagrees with its GPS (sfm exits 3).
+    flight = scratch / "offset_flight"
+    code, _, err = run_sfm("synth", flight, "--flight", "--num-images", 12, "--width", 512, "--height", 384,
+                           "--gcps", 0, "--gps-fault", "time-offset")
+    assert code == 0, err
+    with pytest.raises(gpusfm.SuspectModelError, match="the model failed its quality checks") as raised:
+        gpusfm.reconstruct(flight / "images", scratch / "suspect", device="cpu", threads=2, quiet=True,
+                           no_gps_rebuild=True)
+    assert isinstance(raised.value, gpusfm.Error)
+    assert (scratch / "suspect" / "model").is_dir()  # written all the same
+    result = gpusfm.map(scratch / "suspect" / "database.db", scratch / "accepted", threads=2, quiet=True,
+                        no_gps_rebuild=True, accept_suspect_model=True)
+    assert "model quality: failed" in result.summary
+    assert result.model is not None

@@ -13,6 +13,7 @@
 #include "mvs/dense_workspace.h"
 #include "sfm/app/commands.h"
 #include "sfm/app/dense_options.h"
+#include "sfm/app/dense_run.h"
 #include "sfm/app/model_images.h"
 #include "sfm/app/pipeline_options.h"
 #include "sfm/outputs/georeferenced_outputs.h"
@@ -30,16 +31,6 @@ struct DenseArguments {
   mvs::DenseOptions options;
 };
 
-// The georeference of the run that wrote the model (OUT/georeference.json beside OUT/model), so
-// the dense cloud's points.las is in the same CRS and heights as the sparse points.las; none
-// when the model was not georeferenced or did not come from sfm reconstruct.
-std::optional<EnuFrame> GeoreferenceOfModel(const std::string& model_dir) {
-  const std::filesystem::path path =
-      std::filesystem::absolute(model_dir).lexically_normal().parent_path() / "georeference.json";
-  if (!std::filesystem::exists(path)) return std::nullopt;
-  return ReadEnuFrameFromGeoreferenceJson(path.string());
-}
-
 int Run(DenseArguments args) {
   args.options.gpus = ParseGpuSelection(args.gpus);
   args.options.Check();
@@ -51,21 +42,15 @@ int Run(DenseArguments args) {
   const ImageSource images = ModelImageSource(args.model_dir, args.image_path);
   EnsureWritableDirectory(args.out_dir);  // fail before the work, not after
   const mvs::DenseWorkspace workspace((std::filesystem::path(args.out_dir) / "dense").string());
-  const std::optional<EnuFrame> georeference = GeoreferenceOfModel(args.model_dir);
-  const mvs::DenseSummary summary = mvs::ReconstructDense(scene, images, workspace.root(), args.options);
-  if (georeference && !summary.cloud.positions.empty()) {
-    WriteGeoreferencedPointsLas(*georeference, summary.cloud.positions, summary.cloud.colors, "sfm dense cloud",
-                                workspace.PointsLasPath());
-  }
-  mvs::WriteDenseReport(summary, workspace.ReportPath());
-  WriteDenseWorkspaceReportPage(scene, summary, args.model_dir, workspace.root());  // OUT/dense/report.html
+  const mvs::DenseSummary summary = DensifyModel(scene, images, args.model_dir, args.out_dir, args.options);
+  const bool georeferenced = GeoreferenceOfModel(args.model_dir).has_value();
   std::cout << mvs::DenseSummaryLine(summary) << std::endl;
   if (summary.num_depth_maps_computed + summary.num_depth_maps_reused == 0) {
     PROJ_LOG(kError, "no depth map could be computed (" << summary.skipped.size() << " images skipped, see "
                                                         << workspace.ReportPath() << ")");
     return kExitNoModel;
   }
-  std::cout << "output: " << workspace.PointsPlyPath() << (georeference ? ", points.las" : "")
+  std::cout << "output: " << workspace.PointsPlyPath() << (georeferenced ? ", points.las" : "")
             << "; stereo/ (depth, normal and cost maps), images/, sparse/, report.json" << std::endl;
   return kExitSuccess;
 }

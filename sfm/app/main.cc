@@ -17,7 +17,9 @@ int main(int argc, char** argv) {
       "sfm: GPU-accelerated Structure-from-Motion. Turns a folder of photos into camera poses\n"
       "and a coloured sparse point cloud (PLY, COLMAP text and binary model).\n\n"
       "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input,\n"
-      "130 interrupted (Ctrl-C; run the same command again to resume)."};
+      "3 a model was written but failed its quality checks (it disagrees with its GPS: see\n"
+      "report.json \"quality\"; --accept-suspect-model to accept it), 130 interrupted (Ctrl-C;\n"
+      "run the same command again to resume)."};
   app.require_subcommand(1);
   app.formatter(proj::app::MakeHelpFormatter());  // before the sub-commands: they copy it
   // PROJ_VERSION is CMake's project(VERSION), defined for this target in CMakeLists.txt.
@@ -39,6 +41,9 @@ int main(int argc, char** argv) {
       [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMatchPipeline(sub)); });
   add("map", "Stage 3: build the model from a scene database's verified pairs (ours or COLMAP's)",
       [](CLI::App& sub) { return proj::app::PrintingRunner(proj::app::AddMapPipeline(sub)); });
+  add("merge-databases",
+      "Join the scene databases of a cluster run's shards (extract/match --shard i/N) into one",
+      proj::app::AddMergeDatabasesCommand);
   add("synth", "Render the built-in synthetic scene (images and ground-truth cameras)",
       proj::app::AddSynthCommand);
   add("evaluate", "Compare a model's cameras with ground truth (.camera files)",
@@ -53,6 +58,8 @@ int main(int argc, char** argv) {
       proj::app::AddExportCommand);
   add("dense", "Depth maps of a model's images by PatchMatch stereo (dense reconstruction)",
       proj::app::AddDenseCommand);
+  add("products", "Map products of a georeferenced output folder: the surface model dsm.tif and the orthophoto orthophoto.tif (GeoTIFF)",
+      proj::app::AddProductsCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -16,7 +16,7 @@
 namespace proj::app {
 
 struct PipelineOutcome {
-  int exit_code = kExitSuccess;  // or kExitNoModel
+  int exit_code = kExitSuccess;  // or kExitNoModel, kExitSuspectModel
   std::string report;            // what the program prints on stdout
   std::string failure;           // exit_code != kExitSuccess: the error the run logged
   std::string database_path;
@@ -31,8 +31,10 @@ PipelineRunner AddExtractPipeline(CLI::App& app);
 PipelineRunner AddMatchPipeline(CLI::App& app);
 PipelineRunner AddMapPipeline(CLI::App& app);
 
-// The outcome of a finished reconstruct or map: the summary with a model, else the reason.
-PipelineOutcome OutcomeOfRun(ReconstructionResult result, const std::string& out_dir);
+// The outcome of a finished reconstruct or map: the summary with a model, else the reason; a
+// model whose quality verdict is not good is kExitSuspectModel (logged as an error) unless
+// `accept_suspect_model` (--accept-suspect-model).
+PipelineOutcome OutcomeOfRun(ReconstructionResult result, const std::string& out_dir, bool accept_suspect_model);
 
 // The program's runner of a pipeline command: prints the report on stdout (a failure was
 // logged by the run) and returns the exit code.

@@ -248,6 +248,13 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "GPS fixes farther than this from the model aligned to GPS are outliers, "
                  "metres")
       ->capture_default_str();
+  app.add_flag("!--no-gps-rebuild", args->options.rebuild_with_gps,
+               "Keep a model that disagrees with its GPS fixes as it is, instead of mapping once "
+               "more with the GPS as a constraint from the start");
+  app.add_flag("--accept-suspect-model", args->accept_suspect_model,
+               "Exit 0 with a model that failed its quality checks (most GPS fixes far from their "
+               "cameras, a degenerate georeference, many fixes rejected; report.json \"quality\"), "
+               "instead of exit code 3");
   GroundControlOptions& gcp = args->options.ground_control;
   app.add_option("--gcp", gcp.gcp_path,
                  "Ground control points, OpenDroneMap's gcp_list.txt: the first line the CRS "

@@ -22,6 +22,7 @@ struct PipelineArgs {
   std::string gps_altitude_datum = "auto";  // or a VerticalDatumKey
   std::string gpus = "all";  // --gpus, parsed by Finalize
   bool edge_test = true;
+  bool accept_suspect_model = false;  // exit 0 with a model that failed its quality checks
   MatcherChoice matcher = MatcherChoice::kAuto;
 
   // Options resolved from the parsed arguments (Check()ed).

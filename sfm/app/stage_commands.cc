@@ -12,6 +12,7 @@
 #include "sfm/pipeline/reconstruction_pipeline.h"
 #include "sfm/stages/input_stage.h"
 #include "sfm/stages/mapping_stage.h"
+#include "sfm/stages/matching_shard.h"
 #include "sfm/stages/pair_stage.h"
 
 namespace proj::app {
@@ -22,7 +23,22 @@ struct StageArgs {
   std::string out_dir;
   PipelineArgs pipeline;
   bool no_verify = false;
+  std::string shard;  // --shard i/N ("" without)
+  std::string extraction_database;
 };
+
+CLI::Option* AddShardOption(CLI::App& app, StageArgs* args, const char* what) {
+  return app.add_option("--shard", args->shard,
+                        std::string("Run task i of N (counted from 0) of a job split over a cluster: ") + what +
+                            " into --database, a file of its own; sfm merge-databases joins the N "
+                            "files. A task stopped mid-way resumes from its file (README \"Cluster\")")
+      ->type_name("i/N");
+}
+
+std::optional<Shard> ParsedShard(const StageArgs& args) {
+  if (args.shard.empty()) return std::nullopt;
+  return ParseShard(args.shard);
+}
 
 }  // namespace
 
@@ -35,11 +51,15 @@ PipelineRunner AddExtractPipeline(CLI::App& app) {
   AddRunOptions(app, &args->pipeline);
   AddGpusOption(app, &args->pipeline);
   AddExtractionOptions(app, &args->pipeline);
+  AddShardOption(app, args.get(),
+                 "extracts the images whose file name hashes to shard i (the same files whatever "
+                 "is added to the folder)");
   return [args]() {
     const ReconstructionOptions options = args->pipeline.Finalize();
+    const std::optional<Shard> shard = ParsedShard(*args);
     PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
-    const ExtractionStageSummary summary = RunExtractionStage(options, args->images_dir, &database);
+    const ExtractionStageSummary summary = RunExtractionStage(options, args->images_dir, &database, shard);
     const InputCounts& s = summary.counts;
     std::ostringstream report;
     report << "extracted " << s.num_images_extracted << " images, reused " << s.num_images_reused
@@ -59,15 +79,32 @@ PipelineRunner AddMatchPipeline(CLI::App& app) {
   AddRunOptions(app, &args->pipeline);
   AddGpusOption(app, &args->pipeline);
   AddMatchingOptions(app, &args->pipeline, /*with_klt=*/false);
-  app.add_flag("--no-verify", args->no_verify,
-               "Match descriptors only, without geometric verification; a later sfm match or "
-               "sfm reconstruct on this database verifies the pairs, reusing the matches [off]");
+  auto* no_verify = app.add_flag("--no-verify", args->no_verify,
+                                 "Match descriptors only, without geometric verification; a later "
+                                 "sfm match or sfm reconstruct on this database verifies the "
+                                 "pairs, reusing the matches [off]");
+  auto* shard = AddShardOption(app, args.get(),
+                               "matches and verifies block i of the N blocks of the run's pair "
+                               "list, reading images and features from --extraction-database,");
+  auto* extraction = app.add_option("--extraction-database", args->extraction_database,
+                                    "With --shard: the merged extraction database the pairs are "
+                                    "selected from and the features read from (read-only, shared "
+                                    "by all tasks)")
+                         ->check(CLI::ExistingFile);
+  shard->needs(extraction)->excludes(no_verify);
+  extraction->needs(shard);
   return [args]() {
     const ReconstructionOptions options = args->pipeline.Finalize();
+    const std::optional<Shard> shard = ParsedShard(*args);
     PROJ_LOG(kInfo, "device: " << ComputeDeviceSummary(options.run.device, options.run.gpus));
     SceneDatabase database(args->pipeline.database_path, SceneDatabase::Mode::kReadWrite);
-    const PairStageSummary summary =
-        RunMatchingStages(options, ImageIdsInNameOrder(database), &database, !args->no_verify);
+    PairStageSummary summary;
+    if (shard) {
+      const SceneDatabase features(args->extraction_database, SceneDatabase::Mode::kReadOnly);
+      summary = RunMatchingShard(options, features, *shard, &database);
+    } else {
+      summary = RunMatchingStages(options, ImageIdsInNameOrder(database), &database, !args->no_verify);
+    }
     const PairCounts& s = summary.counts;
     std::ostringstream report;
     report << "matched " << s.num_pairs_matched_now << " pairs (" << s.num_pairs_match_reused
@@ -104,7 +141,7 @@ PipelineRunner AddMapPipeline(CLI::App& app) {
     result.times.Add("total", total.ElapsedSeconds());
     RunDescription run{args->images_dir, "cpu", "sfm map --database " + database.path()};
     FinishReconstruction(run, args->out_dir, options.run.num_threads, &result);
-    return OutcomeOfRun(std::move(result), args->out_dir);
+    return OutcomeOfRun(std::move(result), args->out_dir, args->pipeline.accept_suspect_model);
   };
 }
 

@@ -16,7 +16,8 @@ const EnumNames<GpsFault> kGpsFaultNames = {{"none", GpsFault::kNone},
                                             {"missing", GpsFault::kMissing},
                                             {"jump", GpsFault::kJump},
                                             {"altitude", GpsFault::kAltitude},
-                                            {"hover", GpsFault::kHover}};
+                                            {"hover", GpsFault::kHover},
+                                            {"time-offset", GpsFault::kTimeOffset}};
 
 // --flight and its options (a drone survey over terrain, synthetic_flight.h).
 void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* flight) {
@@ -41,9 +42,18 @@ void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* 
                  "Flight: ground control points on open ground, with their exact marks, in "
                  "OUT_DIR/gcp_list.txt (UTM zone of the origin; 0: none)")
       ->capture_default_str();
+  app.add_flag("--truth-rasters", flight->truth_rasters,
+               "Flight: also write the true surface model and orthophoto over the imaged area into "
+               "OUT_DIR/truth/ (dsm.bin, orthophoto.png, truth.json with the grid in the world's ENU "
+               "frame and its WGS84 origin), for bench/products_synth_eval.py");
+  app.add_option("--truth-cell-m", flight->truth_cell_m,
+                 "Flight: cell size of the truth rasters, m (0: the ground sample distance)")
+      ->capture_default_str();
   AddEnumOption(app, "--gps-fault", &flight->gps_fault, kGpsFaultNames,
                 "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
-                "image 400 m off), altitude (one image 150 m high), hover (one fix for all)");
+                "image 400 m off), altitude (one image 150 m high), hover (one fix for all), "
+                "time-offset (each image tagged with the fix taken 3 shots later: a geotagging "
+                "clock offset)");
 }
 
 }  // namespace

@@ -155,6 +155,10 @@ class SceneDatabase {
   bool HasKeypoints(int image_id) const;
   std::vector<Keypoint> ReadKeypoints(int image_id) const;   // empty when none stored
   std::vector<uint8_t> ReadDescriptors(int image_id) const;  // empty when none stored
+  // Copies image `from_image_id`'s keypoint and descriptor rows of `from` as stored, bytes
+  // unchanged (ReadKeypoints and WriteKeypoints would round the affine shape), to
+  // `image_id`; nothing for an image without features. For merging databases.
+  void CopyFeatures(const SceneDatabase& from, int from_image_id, int image_id);
   // Removes keypoints, descriptors and the matches and geometries of the image's pairs (its
   // features are about to be extracted again).
   void DeleteFeatures(int image_id);
@@ -174,6 +178,11 @@ class SceneDatabase {
   std::vector<std::pair<int64_t, TwoViewGeometry>> ReadTwoViewGeometries() const;
   std::vector<int64_t> ReadVerifiedPairIds() const;  // increasing
   void DeleteTwoViewGeometries();                    // all of them
+  // Copies the matches and geometry of pair (from_id1, from_id2) of `from` as stored, bytes
+  // unchanged (reading and writing a geometry would round its rotation), to the pair
+  // (image_id1, image_id2), whose ids must be in the same order (the smaller first); nothing
+  // for rows `from` lacks. For merging databases.
+  void CopyPair(const SceneDatabase& from, int from_id1, int from_id2, int image_id1, int image_id2);
 
   // Pose priors.
   void WritePosePrior(int image_id, const PosePrior& prior);

@@ -161,6 +161,70 @@ std::vector<uint8_t> SceneDatabase::ReadDescriptors(int image_id) const {
                        internal::DescriptorsFromBlob);
 }
 
+void SceneDatabase::CopyFeatures(const SceneDatabase& from, int from_image_id, int image_id) {
+  RequireWritable("copy features");
+  const std::string action = "copy the features of image " + std::to_string(from_image_id) + " of " +
+                             internal::DatabaseSubject(from.path_);
+  internal::AtomicWrite atomic(statements_->write.get());
+  const std::pair<SqliteStatement*, SqliteStatement*> tables[] = {
+      {&from.statements_->read_keypoints, &statements_->write->write_keypoints},
+      {&from.statements_->read_descriptors, &statements_->write->write_descriptors}};
+  for (const auto& [read, write] : tables) {
+    StatementUse row(read);
+    row->BindInt64(1, from_image_id);
+    if (!row->Step(action)) continue;
+    write->BindInt64(1, image_id);
+    write->BindInt64(2, row->ColumnInt64(0));
+    write->BindInt64(3, row->ColumnInt64(1));
+    const void* data = row->ColumnBlob(2);
+    write->BindBlob(4, data, static_cast<size_t>(row->ColumnBytes(2)));
+    write->Run(action);
+  }
+  atomic.Release();
+}
+
+void SceneDatabase::CopyPair(const SceneDatabase& from, int from_id1, int from_id2, int image_id1,
+                             int image_id2) {
+  RequireWritable("copy a pair");
+  RequirePair(image_id1, image_id2, path_);
+  PROJ_CHECK((from_id1 < from_id2) == (image_id1 < image_id2), "CopyPair would swap the pair");
+  const int64_t from_pair = PairIdFromImageIds(from_id1, from_id2);
+  const std::string action = "copy the pair of " + PairText(from_id1, from_id2) + " of " +
+                             internal::DatabaseSubject(from.path_);
+  internal::AtomicWrite atomic(statements_->write.get());
+  {
+    StatementUse row(&from.statements_->read_matches);
+    row->BindInt64(1, from_pair);
+    if (row->Step(action)) {
+      SqliteStatement& write = statements_->write->write_matches;
+      write.BindInt64(1, PairIdFromImageIds(image_id1, image_id2));
+      write.BindInt64(2, row->ColumnInt64(0));
+      write.BindInt64(3, row->ColumnInt64(1));
+      const void* data = row->ColumnBlob(2);
+      write.BindBlob(4, data, static_cast<size_t>(row->ColumnBytes(2)));
+      write.Run(action);
+    }
+  }
+  StatementUse row(&from.statements_->read_geometry);
+  row->BindInt64(1, from_pair);
+  if (row->Step(action)) {
+    // Columns pair_id, rows, cols, data, config, F, E, H, qvec, tvec.
+    SqliteStatement& write = statements_->write->write_geometry;
+    write.BindInt64(1, PairIdFromImageIds(image_id1, image_id2));
+    for (int column : {1, 2, 4}) write.BindInt64(column + 1, row->ColumnInt64(column));
+    for (int column : {3, 5, 6, 7, 8, 9}) {
+      if (row->ColumnIsNull(column)) {  // no pose (COLMAP writes NULL)
+        write.BindNull(column + 1);
+        continue;
+      }
+      const void* data = row->ColumnBlob(column);
+      write.BindBlob(column + 1, data, static_cast<size_t>(row->ColumnBytes(column)));
+    }
+    write.Run(action);
+  }
+  atomic.Release();
+}
+
 void SceneDatabase::DeleteFeatures(int image_id) {
   RequireWritable("delete features");
   internal::WriteStatements& write = *statements_->write;

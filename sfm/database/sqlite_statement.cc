@@ -128,6 +128,10 @@ int64_t SqliteStatement::ColumnBytes(int column) const {
   return sqlite3_column_bytes(statement_, column);
 }
 
+bool SqliteStatement::ColumnIsNull(int column) const {
+  return sqlite3_column_type(statement_, column) == SQLITE_NULL;
+}
+
 int64_t SqliteStatement::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
 
 int64_t SqliteStatement::NumChanges() const { return sqlite3_changes64(db_); }

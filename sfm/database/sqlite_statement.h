@@ -55,6 +55,7 @@ class SqliteStatement {
   std::string ColumnText(int column) const;
   const void* ColumnBlob(int column) const;  // call before ColumnBytes (SQLite's rule)
   int64_t ColumnBytes(int column) const;
+  bool ColumnIsNull(int column) const;
 
   // Of the connection's last INSERT, UPDATE or DELETE.
   int64_t LastInsertRowId() const;

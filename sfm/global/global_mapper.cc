@@ -128,6 +128,7 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   timer.Restart();
   const IncrementalMapperOptions& refinement = options.refinement;
   IncrementalMapper mapper(refinement, tracks, pairs, scene);
+  mapper.FinishGrowing();  // every camera is placed: its adjustments refine all intrinsics
   double factor = options.initial_reproj_error_factor;
   mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
   std::vector<int> all_tracks(tracks.tracks.size());

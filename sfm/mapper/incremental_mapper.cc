@@ -332,6 +332,10 @@ void IncrementalMapper::LocalAdjust(int image_id) {
   BundleAdjustmentOptions ba = BaOptions(options_.local_ba_max_iterations);
   ba.loss = BundleAdjustmentOptions::LossType::kTrivial;  // observations are <= 4 px inliers
   ba.solver = options_.local_ba_solver;
+  if (growing_ && !options_.refine_distortion_while_growing) {
+    // A few images pull shared intrinsics towards a local fit: global adjustments refine them.
+    ba.refine_focal = ba.refine_extra = ba.refine_principal_point = false;
+  }
   BundleAdjustmentConfig config;
   BundleAdjustmentSummary report;
   {
@@ -387,6 +391,7 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
   ba.solver = options_.global_ba_solver;
+  if (growing_ && !options_.refine_distortion_while_growing) ba.refine_extra = false;
   BundleAdjustmentSummary report;
   {
     const AddElapsed timing(&summary_.times.global_ba, &summary_.cpu_times.global_ba);
@@ -547,6 +552,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   const MapperStepTimes cpu_before_final = mapper.summary().cpu_times;
   const Timer final_timer;
   const double final_cpu_start = ProcessCpuSeconds();
+  mapper.FinishGrowing();
   RefineFinalModel(options, &mapper, scene);
   mapper.AlignToPriors();  // the final model, in the priors' frame
   UpdatePointErrors(scene);

@@ -109,8 +109,12 @@ class IncrementalMapper {
   // of the touched tracks (RetriangulateTouched), or of every track when `retriangulate_all`.
   // Returns the observations removed by filtering plus those added (how much the model
   // changed).
+  // While the model grows (until FinishGrowing), distortion is refined only with
+  // options.refine_distortion_while_growing.
   int GlobalAdjust(int max_iterations, double function_tolerance,
                    BundleAdjustmentOptions::LossType loss, bool retriangulate_all);
+  // Every image is registered: adjustments from now on refine all the intrinsics.
+  void FinishGrowing() { growing_ = false; }
   // Aligns the model to the scene's GPS priors when options.priors allow and enough registered
   // images have one (AlignSceneToPriors); a failed attempt keeps the previous alignment.
   // Global adjustments call it first and then keep the inlier priors as residuals.
@@ -159,6 +163,7 @@ class IncrementalMapper {
   // Number of 2D-3D correspondences an image had at its last failed registration.
   std::vector<int> failed_at_;
   int min_registration_inliers_;  // abs_pose_min_num_inliers, or the stalled value while relaxed
+  bool growing_ = true;           // until FinishGrowing
   std::vector<char> touched_;        // by track: to re-triangulate at the next global step
   std::vector<int> touched_tracks_;  // the tracks marked in touched_
   MapperSummary summary_;

@@ -6,6 +6,17 @@
 // The incremental mapper aligns before each global adjustment once enough images with priors
 // are registered, then keeps the inlier priors as residuals in that adjustment, and aligns a
 // last time at the end.
+//
+// An alignment is refused (not a georeference) when its inliers cannot fix the model's
+// orientation, or when the model disagrees with most of the fixes:
+//  - inlier centres nearly on a line: the similarity's roll about that line is undetermined
+//    (Umeyama returns an arbitrary one; a user saw a survey rolled 63 deg off nadir that way).
+//    The GPS heights cannot fix it either, for they lie on the same line; the cameras' nadir
+//    attitude could, but an aligned model is then still only as good as that assumption. So
+//    a single-strip flight is not georeferenced by GPS (use --gcp): refused when the roll
+//    about the inliers' principal line is known to worse than max_roll_uncertainty_deg;
+//  - inliers fewer than min_inlier_share of the registered fixes (from min_fixes_for_share
+//    fixes on): the model is then more likely wrong than most of the GPS fixes.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +45,12 @@ struct PriorAlignmentOptions {
   // 2657 px (+20% from EXIF's 2222, ground 7.7 m low), with 1% it settles at 2298 px, the
   // lens' nominal 3.61 mm on the 6.3 mm sensor (ground 2.1 m from the reference cloud).
   double focal_prior_relative_sigma = 0.01;
+  // Refusals (above). The roll about the inliers' principal line is determined to about
+  // sigma / (d * sqrt(n)) radians, sigma the fixes' standard deviation, d the RMS distance of
+  // the n aligned inlier centres from that line; > 0.
+  double max_roll_uncertainty_deg = 5.0;
+  double min_inlier_share = 0.5;  // in [0, 1]
+  int min_fixes_for_share = 6;    // registered fixes from which the share is required
 
   void Check() const;  // throws InputError naming the field
 };
@@ -52,6 +69,15 @@ struct PriorAlignment {
   std::vector<PriorResidual> residuals;  // by increasing image id
   double inlier_rms_m = 0;  // of |residual| over inliers
   double inlier_max_m = 0;
+  double inlier_median_m = 0;
+  // |residual| over every registered fix, inliers and outliers: how far the model is from
+  // the GPS as a whole (a wrong model keeps a few inliers and drops the rest).
+  double all_median_m = 0;
+  double all_rms_m = 0;
+  double all_max_m = 0;
+  // The roll uncertainty of the (last attempted) alignment, degrees (above); 180 when the
+  // inliers are all on one point.
+  double roll_uncertainty_deg = 0;
 
   int NumInliers() const;
   // The inliers' priors, by image id, for BundleAdjustmentConfig::position_priors.
@@ -66,15 +92,21 @@ void AddGeoreferencePriors(const PriorAlignmentOptions& options, const PriorAlig
                            const Scene& scene, bool with_positions, BundleAdjustmentConfig* config);
 
 // Aligns the registered cameras (and points) of `scene` to their priors. On success the scene
-// is transformed by the returned priors_from_model; otherwise it is unchanged and
-// failure_reason says why. Deterministic for a given seed.
+// is transformed by the returned priors_from_model; otherwise (no consensus, or a refusal
+// above) it is unchanged and failure_reason says why; a refused alignment keeps its residuals
+// (as if applied) for the record. Deterministic for a given seed.
 PriorAlignment AlignSceneToPriors(const PriorAlignmentOptions& options, uint64_t seed,
                                   Scene* scene);
 
 // Recomputes each residual of `alignment` (its image ids and inlier flags as they are) from
-// the scene's registered poses and priors, and the inliers' RMS and maximum: after the model
-// moved (a georeference by ground control points). Precondition: every image has a prior.
+// the scene's registered poses and priors, and the figures over inliers and over all fixes:
+// after the model moved (a georeference by ground control points, a later adjustment).
+// Precondition: every image has a prior.
 void MeasurePriorResiduals(const Scene& scene, PriorAlignment* alignment);
+
+// The roll uncertainty above, degrees, of fixes with standard deviation `sigma_m` at the
+// aligned centres `centers_m` (metres); 180 with fewer than two distinct centres.
+double RollUncertaintyDeg(const std::vector<Eigen::Vector3d>& centers_m, double sigma_m);
 
 // Moves the whole scene (registered poses and points) by new_from_old. Precondition: scale > 0.
 void TransformScene(const Sim3d& new_from_old, Scene* scene);

@@ -145,6 +145,10 @@ void WriteGeoreferenceObject(const ReconstructionResult& result, const std::stri
       << in << "\"gps_inliers\": " << alignment.NumInliers() << ",\n"
       << in << "\"gps_residual_rms_m\": " << alignment.inlier_rms_m << ",\n"
       << in << "\"gps_residual_max_m\": " << alignment.inlier_max_m << ",\n"
+      << in << "\"gps_residual_median_m\": " << alignment.inlier_median_m << ",\n"
+      << in << "\"gps_residual_all_fixes\": {\"median_m\": " << alignment.all_median_m
+      << ", \"rms_m\": " << alignment.all_rms_m << ", \"max_m\": " << alignment.all_max_m << "},\n"
+      << in << "\"roll_uncertainty_deg\": " << alignment.roll_uncertainty_deg << ",\n"
       << in << "\"images\": [";
   for (size_t i = 0; i < alignment.residuals.size(); ++i) {
     const PriorResidual& r = alignment.residuals[i];

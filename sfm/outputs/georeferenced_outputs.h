@@ -2,7 +2,8 @@
 // the local ENU frame ReconstructionResult::enu_frame):
 //   georeference.json  the ENU origin (WGS84), the vertical datums (of the frame, the fixes
 //                      and the outputs), the LAS file's CRS, the last alignment (scale,
-//                      inliers) and the GPS residual of every image with a fix (RMS, max)
+//                      inliers) and the GPS residual of every image with a fix (RMS, max
+//                      and median over the inliers; median, RMS and max over all fixes)
 //   points.las         the points in WGS 84 / UTM, the zone of the ENU origin, coloured
 //                      (io/las_file.h; CloudCompare, QGIS, PDAL), heights in the fixes' datum
 //                      (EPSG:5773, EGM96 height, for "above sea level" fixes)

@@ -1,6 +1,7 @@
 #include "sfm/outputs/html_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 #include <sstream>
@@ -32,6 +33,9 @@ table { border-collapse: collapse; } td, th { padding: 3px 12px 3px 0; text-alig
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .no { color: #b3261e; }
 .columns { display: flex; gap: 48px; flex-wrap: wrap; }
+.map { position: relative; display: inline-block; } .map img { display: block; border: 1px solid #c9ccd3; }
+.north { position: absolute; top: 6px; right: 8px; font-weight: 600; background: #fffc; padding: 0 5px; border-radius: 4px; }
+.scale { margin: 6px 0 0; } .scale span { display: inline-block; height: 6px; border: 2px solid #1d1f24; border-top: 0; vertical-align: middle; }
 )";
 
 std::string Escape(const std::string& text) {
@@ -203,6 +207,39 @@ void WriteImageTable(const Scene& scene, std::ostream& out) {
   out << "</table>\n";
 }
 
+// The model's self-check (quality_report.h): the verdict first, since a model that is not
+// good must not be taken for one.
+void WriteQualitySection(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.mapper.success) return;
+  const ModelQuality& quality = result.quality;
+  const bool good = quality.verdict == QualityVerdict::kGood;
+  out << "<h2>Model quality</h2>\n<p" << (good ? "" : " class=\"no\"") << ">Verdict: <b>"
+      << QualityVerdictName(quality.verdict) << "</b>"
+      << (good ? "" : ". Do not use this model as it is: it disagrees with its evidence.") << "</p>\n";
+  if (!quality.reasons.empty()) {
+    out << "<ul>\n";
+    for (const std::string& reason : quality.reasons) out << "<li>" << Escape(reason) << "</li>\n";
+    out << "</ul>\n";
+  }
+  if (!good && !quality.worst_images.empty()) {
+    out << "<p>Farthest from their GPS fixes:";
+    for (size_t i = 0; i < quality.worst_images.size(); ++i) out << (i ? ", " : " ") << Escape(quality.worst_images[i]);
+    out << ".</p>\n";
+  }
+  if (quality.gps.checked) {
+    out << "<p>GPS: the cameras lie a median " << Fixed(quality.gps.median_m, 2) << " m from their "
+        << quality.gps.num_fixes << " fixes (all of them; limit " << Fixed(quality.gps.limit_m, 2) << " m).</p>\n";
+  }
+  if (result.rebuilt_with_gps && result.first_attempt) {
+    out << "<p>This model is the second attempt, mapped with the GPS as a constraint from the start: the first was "
+        << QualityVerdictName(result.first_attempt->verdict) << " (";
+    for (size_t i = 0; i < result.first_attempt->reasons.size(); ++i) {
+      out << (i ? "; " : "") << Escape(result.first_attempt->reasons[i]);
+    }
+    out << ").</p>\n";
+  }
+}
+
 // The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
 void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
   if (!result.enu_frame || result.scene.position_priors.empty()) return;
@@ -215,7 +252,8 @@ void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
   out << "<p>Georeferenced: " << alignment.NumInliers() << " of " << alignment.residuals.size()
       << " registered images with GPS agree with the model; residual RMS "
       << Fixed(alignment.inlier_rms_m, 2) << " m, max " << Fixed(alignment.inlier_max_m, 2)
-      << " m (over those).</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
+      << " m (over those); over all: median " << Fixed(alignment.all_median_m, 2) << " m, RMS "
+      << Fixed(alignment.all_rms_m, 2) << " m, max " << Fixed(alignment.all_max_m, 2) << " m.</p>\n<table><tr><th>image</th><th>east (m)</th><th>north (m)</th>"
          "<th>up (m)</th><th>distance (m)</th><th>GPS used</th></tr>\n";
   for (const PriorResidual& r : alignment.residuals) {
     out << "<tr><td>" << Escape(result.scene.images[r.image_id].name) << "</td>";
@@ -300,6 +338,55 @@ void WriteDenseSection(const mvs::DenseSummary& dense, const mvs::DenseCloud* cl
   out << "</table>\n";
 }
 
+// The longest of 1, 2, 5 x 10^k metres that fits `max_m`.
+double ScaleBarLength(double max_m) {
+  const double decade = std::pow(10.0, std::floor(std::log10(max_m)));
+  for (const double factor : {5.0, 2.0, 1.0}) {
+    if (factor * decade <= max_m) return factor * decade;
+  }
+  return decade;
+}
+
+std::string MetresText(double metres) {
+  return metres >= 1000 ? Fixed(metres / 1000, metres >= 10000 ? 0 : 1) + " km"
+                        : Fixed(metres, metres >= 1 ? 0 : 2) + " m";
+}
+
+// The map products: their files and grid, and a north-up picture (the orthophoto when there
+// is one, else the coloured, shaded surface model) with a scale bar.
+void WriteProductsSection(const mvs::MapProductsSummary& products, std::ostream& out) {
+  out << "<h2>Map products</h2>\n";
+  const Image& picture = products.preview.image;
+  if (!picture.empty()) {
+    const std::vector<uint8_t> png = EncodePng(picture);
+    const double bar_m = ScaleBarLength(picture.width * products.preview.metres_per_px / 4);
+    const double bar_px = bar_m / products.preview.metres_per_px;
+    out << "<div class=\"map\"><img alt=\""
+        << (products.orthophoto_path.empty() ? "surface model: heights coloured and shaded" : "orthophoto")
+        << "\" width=\"" << picture.width << "\" height=\"" << picture.height << "\" src=\"data:image/png;base64,"
+        << EncodeBase64(png.data(), png.size()) << "\"><span class=\"north\">N &uarr;</span></div>\n"
+        << "<p class=\"scale\"><span style=\"width: " << Fixed(bar_px, 0) << "px\"></span> " << MetresText(bar_m)
+        << " &middot; " << (products.orthophoto_path.empty() ? "surface model (low: green, high: brown to white)"
+                                                              : "orthophoto")
+        << ", north up</p>\n";
+  }
+  out << "<table>\n";
+  WriteRow(out, "surface model", products.dsm_path);
+  WriteRow(out, "orthophoto", products.orthophoto_path.empty() ? "none" : products.orthophoto_path);
+  WriteRow(out, "CRS", products.crs_name + " (" + products.crs_code + ")");
+  WriteRow(out, "heights", products.vertical_datum);
+  WriteRow(out, "cell size", Fixed(products.grid.cell_m, 3) + " m (ground sample distance " +
+                                 Fixed(products.ground_sample_distance_m, 3) + " m)");
+  WriteRow(out, "grid", std::to_string(products.grid.width) + " x " + std::to_string(products.grid.height) +
+                            " cells, " + MetresText(products.grid.width * products.grid.cell_m) + " x " +
+                            MetresText(products.grid.height * products.grid.cell_m));
+  WriteRow(out, "heights from / to", Fixed(products.height_min_m, 2) + " / " + Fixed(products.height_max_m, 2) + " m");
+  WriteRow(out, "cells filled / nodata", std::to_string(products.num_cells_filled) + " / " +
+                                             Fixed(100 * products.nodata_share, 1) + "%");
+  WriteRow(out, "time", Fixed(products.seconds, 2) + " s");
+  out << "</table>\n";
+}
+
 // The page around its tables (`write_tables`): head, 3D view, picture, then the tables, then
 // the 3D view's data and script.
 template <typename WriteTables>
@@ -360,8 +447,10 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
                      const mvs::DenseCloud* dense_cloud) {
   WritePage(result.scene, run, "Reconstruction report", dense_cloud, path, options,
             [&](bool has_viewer, std::ostream& out) {
+              WriteQualitySection(result, out);
               WriteSummary(result, run, out);
               if (result.dense) WriteDenseSection(*result.dense, dense_cloud, options, has_viewer, out);
+              if (result.products) WriteProductsSection(*result.products, out);
               WriteImageTable(result.scene, out);
               WriteGpsTable(result, out);
               WriteGcpTable(result, out);
@@ -383,6 +472,14 @@ void WriteDenseHtmlReport(const Scene& scene, const mvs::DenseSummary& dense,
               WriteDenseSection(dense, &dense_cloud, options, has_viewer, out);
               WriteImageTable(scene, out);
             });
+}
+
+void WriteProductsHtmlReport(const Scene& scene, const mvs::MapProductsSummary& products, const RunDescription& run,
+                             const std::string& path, const HtmlReportOptions& options) {
+  WritePage(scene, run, "Map products report", nullptr, path, options, [&](bool, std::ostream& out) {
+    WriteProductsSection(products, out);
+    WriteImageTable(scene, out);
+  });
 }
 
 }  // namespace proj

@@ -5,13 +5,15 @@
 // of the points and cameras (three.js compiled into the program, report_assets.h; without
 // it the page says that the 3D view is missing). After the dense stage the 3D view also
 // holds the dense cloud, every k-th point up to a cap, in the frame of the sparse points and
-// cameras, with a switch between the dense and the sparse points.
+// cameras, with a switch between the dense and the sparse points. After the map products, a
+// north-up picture of them with a scale bar and their grid and CRS.
 #pragma once
 
 #include <string>
 
 #include "mvs/dense_cloud.h"
 #include "mvs/dense_summary.h"
+#include "mvs/map_products.h"
 #include "sfm/outputs/run_description.h"
 #include "sfm/scene/scene.h"
 #include "sfm/stages/reconstruction_result.h"
@@ -44,5 +46,10 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
 void WriteDenseHtmlReport(const Scene& scene, const mvs::DenseSummary& dense,
                           const mvs::DenseCloud& dense_cloud, const RunDescription& run,
                           const std::string& path, const HtmlReportOptions& options = {});
+
+// The page of `sfm products OUT`: OUT/products.html with the model's images, sparse points
+// and cameras and the map products' section (also in report.html after --products).
+void WriteProductsHtmlReport(const Scene& scene, const mvs::MapProductsSummary& products, const RunDescription& run,
+                             const std::string& path, const HtmlReportOptions& options = {});
 
 }  // namespace proj

@@ -5,9 +5,11 @@
 #include "io/atomic_file.h"
 #include "io/json_string.h"
 #include "mvs/dense_report.h"
+#include "mvs/map_products_report.h"
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/quality_report.h"
 
 namespace proj {
 
@@ -99,6 +101,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"points\": " << scene.points.size() << ",\n";
     out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";
     out << "  \"mean_track_length\": " << MeanTrackLength(scene) << ",\n";
+    if (result.mapper.success) {
+      out << "  \"quality\": ";
+      WriteQualityObject(result, "  ", out);
+      out << ",\n";
+    }
     out << "  \"georeference\": ";
     WriteGeoreferenceObject(result, "  ", out);
     out << ",\n";
@@ -110,6 +117,11 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     if (result.dense) {
       out << "  \"dense\": ";
       mvs::WriteDenseSummaryJson(*result.dense, "  ", out);
+      out << ",\n";
+    }
+    if (result.products) {
+      out << "  \"products\": ";
+      mvs::WriteMapProductsJson(*result.products, "  ", out);
       out << ",\n";
     }
     out << "  \"global_bundle_adjustments\": " << result.mapper.num_global_ba << ",\n";

@@ -1,6 +1,8 @@
 // report.json: the run's counts, stage times, registration and accuracy statistics, skipped
-// files, for a georeferenced model the georeference (georeferenced_outputs.h) and, after
-// the dense stage, its "dense" object (mvs/dense_report.h).
+// files, the model's self-check "quality" (quality_report.h; with a model), for a
+// georeferenced model the georeference (georeferenced_outputs.h) and, after the dense stage,
+// its "dense" object (mvs/dense_report.h), and after the map products their "products" object
+// (mvs/map_products_report.h).
 #pragma once
 
 #include <string>

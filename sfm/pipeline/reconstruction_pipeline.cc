@@ -15,6 +15,7 @@
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
 #include "sfm/outputs/keypoint_colors.h"
+#include "sfm/outputs/quality_report.h"
 #include "sfm/outputs/report_json.h"
 #include "sfm/reconstruction_io/colmap_model.h"
 #include "sfm/stages/input_stage.h"
@@ -48,7 +49,8 @@ ReconstructionResult BuildReconstruction(const ReconstructionOptions& unresolved
 }
 
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths,
-                                       const std::optional<mvs::DenseOptions>& dense) {
+                                       const std::optional<mvs::DenseOptions>& dense,
+                                       const std::optional<mvs::MapProductsOptions>& products) {
   const RunDescription run{paths.input, ComputeDeviceSummary(options.run.device, options.run.gpus),
                            paths.command_line};
   PROJ_LOG(kInfo, "device: " << run.device);
@@ -60,6 +62,11 @@ ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, con
     dense_options.gpus = options.run.gpus;
     dense_options.num_threads = options.run.num_threads;
     RunDenseStage(dense_options, run, paths.output, &result);
+    if (products) {
+      mvs::MapProductsOptions products_options = *products;
+      products_options.num_threads = options.run.num_threads;
+      RunProductsStage(products_options, run, paths.output, &result);
+    }
   }
   return result;
 }
@@ -80,6 +87,18 @@ void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, 
   result->times.Add("dense", result->dense->total_seconds);
   WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
   WriteReportPageWithDenseCloud(*result, run, out_dir);  // report.html with the dense cloud
+}
+
+void RunProductsStage(const mvs::MapProductsOptions& options, const RunDescription& run, const std::string& out_dir,
+                      ReconstructionResult* result) {
+  PROJ_CHECK(result->dense.has_value(), "the map products need the dense stage");
+  PROJ_REQUIRE(IsGeoreferenced(*result), "no map products: " << NotGeoreferencedReason());
+  result->products = mvs::MakeMapProducts(result->scene, result->dense->cloud, *result->enu_frame,
+                                          result->dense->max_image_size_px,
+                                          (std::filesystem::path(out_dir) / "dense").string(), out_dir, options);
+  result->times.Add("products", result->products->seconds);
+  WriteReport(*result, run, (std::filesystem::path(out_dir) / "report.json").string());
+  WriteReportPageWithDenseCloud(*result, run, out_dir);
 }
 
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
@@ -105,6 +124,13 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
   for (const auto& image : result->scene.images) {
     if (!image.registered) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");
   }
+  if (result->quality.verdict != QualityVerdict::kGood) PROJ_LOG(kWarning, QualitySummaryLine(*result));
+}
+
+std::string NotGeoreferencedReason() {
+  return "the model is not georeferenced (its photos have no GPS position and no --gcp file was given), so "
+         "it has no map coordinate system; georeference it with --gcp, or use the dense cloud "
+         "(dense/points.ply) in the model's own frame";
 }
 
 std::string NoModelMessage(const ReconstructionResult& result) {
@@ -119,6 +145,7 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
   summary << ", " << scene.points.size() << " points, mean reprojection error "
           << MeanReprojectionErrorPx(scene) << " px, mean track length " << MeanTrackLength(scene);
   if (result.ground_control) summary << "\n" << GcpSummaryLine(*result.ground_control);
+  summary << "\n" << QualitySummaryLine(result);
   summary << "\ntimes:";
   // The stages and the mapper's steps; CPU seconds and sub-steps are in report.json.
   for (const auto& [stage, seconds] : result.times.entries()) {
@@ -127,6 +154,7 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
   }
   summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json, report.html";
   if (result.dense) summary << "\n" << mvs::DenseSummaryLine(*result.dense) << "\noutput: " << result.dense->workspace << "/";
+  if (result.products) summary << "\nmap products: " << result.products->dsm_path;
   return summary.str();
 }
 

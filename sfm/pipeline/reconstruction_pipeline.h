@@ -8,6 +8,8 @@
 //   outputs  -> colours, point clouds, COLMAP model, reports (sfm/outputs/output_writer.h)
 //   dense    -> with --dense, depth maps and the dense cloud in OUT/dense
 //               (mvs/dense_reconstruction.h), once the sparse outputs are safely written
+//   products -> with --products (which implies --dense), the map products of a georeferenced
+//               model: OUT/dsm.tif (mvs/map_products.h)
 // Each stage reads what it needs from the database and writes its results there as they
 // complete, so a killed run resumes where it stopped and a re-run on a grown folder only
 // computes what is new.
@@ -17,6 +19,7 @@
 #include <string>
 
 #include "mvs/dense_options.h"
+#include "mvs/map_products.h"
 #include "sfm/outputs/output_writer.h"
 #include "sfm/stages/reconstruction_options.h"
 #include "sfm/stages/reconstruction_result.h"
@@ -38,14 +41,16 @@ ReconstructionResult BuildReconstruction(const ReconstructionOptions& options, c
                                          const std::string& database_path);
 
 // BuildReconstruction, then FinishReconstruction into paths.output, then, when `dense` is
-// given and a model was built, RunDenseStage with the run's device, GPUs and threads.
+// given and a model was built, RunDenseStage with the run's device, GPUs and threads, then,
+// when `products` is given too, RunProductsStage.
 ReconstructionResult ReconstructFolder(const ReconstructionOptions& options, const ReconstructionPaths& paths,
-                                       const std::optional<mvs::DenseOptions>& dense = std::nullopt);
+                                       const std::optional<mvs::DenseOptions>& dense = std::nullopt,
+                                       const std::optional<mvs::MapProductsOptions>& products = std::nullopt);
 
 // What a run does once the mapper has finished: point colours sampled from the images (the
 // input folder `images_dir` and the picked video frames; grey without either), and every
-// output written atomically into `out_dir` (output_writer.h); report.json alone, saying why,
-// when no model was built.
+// output written atomically into `out_dir` (output_writer.h), with a warning when the model's
+// quality verdict is not good; report.json alone, saying why, when no model was built.
 void FinishReconstruction(const RunDescription& run, const std::string& out_dir, int num_threads,
                           ReconstructionResult* result);
 
@@ -56,11 +61,22 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
 void RunDenseStage(const mvs::DenseOptions& options, const RunDescription& run, const std::string& out_dir,
                    ReconstructionResult* result);
 
+// The map products of a run whose dense stage ran (result->dense): OUT_DIR/dsm.tif of the
+// dense cloud, in the model's map CRS; the summary goes into result->products and its time
+// into result->times, and report.json and report.html are written again with them. Throws
+// InputError when the model is not georeferenced (no GPS, no --gcp: no map CRS) or as
+// mvs::MakeMapProducts.
+void RunProductsStage(const mvs::MapProductsOptions& options, const RunDescription& run, const std::string& out_dir,
+                      ReconstructionResult* result);
+
+// Why a model without a map CRS gets no map products ("the model is not georeferenced ...").
+std::string NotGeoreferencedReason();
+
 // Why a run that built no model failed, as the run logs it ("no model could be built: ...").
 std::string NoModelMessage(const ReconstructionResult& result);
 
-// The closing lines a run prints: registered images, points, errors, where the outputs went
-// and the stage times in one line.
+// The closing lines a run prints: registered images, points, errors, the model's quality
+// verdict, where the outputs went and the stage times in one line.
 std::string ReconstructionSummary(const ReconstructionResult& result, const std::string& out_dir);
 
 }  // namespace proj

@@ -61,7 +61,11 @@ void GeoreferenceModel(const PriorAlignmentOptions& options, uint64_t seed, Scen
                        MapperSummary* summary) {
   if (!summary->success || !options.enabled || scene->position_priors.empty()) return;
   PriorAlignment alignment = AlignSceneToPriors(options, seed, scene);
-  if (!alignment.aligned && summary->georeference.aligned) {
+  const bool refused = !alignment.aligned && !alignment.residuals.empty();
+  if (refused) {
+    // A mapper's earlier alignment no longer describes this model: the refusal does.
+    PROJ_LOG(kWarning, "GPS: the model is not georeferenced: " << alignment.failure_reason);
+  } else if (!alignment.aligned && summary->georeference.aligned) {
     PROJ_LOG(kWarning, "GPS: the final model could not be aligned to the GPS positions again ("
                            << alignment.failure_reason << "); the mapper's alignment stands");
     return;

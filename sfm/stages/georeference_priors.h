@@ -39,9 +39,10 @@ std::optional<EnuFrame> LoadPositionPriors(const GeoreferenceOptions& options,
 // a built model to their priors once more (RANSAC + Umeyama, sfm/mapper/prior_alignment.h)
 // and records it as summary->georeference, which the georeferenced outputs read. The
 // incremental mapper ends aligned already (this finds the same frame); a mapper that never
-// aligned (or left its last alignment behind its final adjustment) gets it here. A failed
-// attempt keeps the mapper's own alignment when it had one. Nothing happens without priors
-// or a model.
+// aligned (or left its last alignment behind its final adjustment) gets it here. An attempt
+// without enough fixes or consensus keeps the mapper's own alignment when it had one; a
+// refused one (degenerate, or too few fixes agree: prior_alignment.h) replaces it, so the
+// model is not georeferenced. Nothing happens without priors or a model.
 void GeoreferenceModel(const PriorAlignmentOptions& options, uint64_t seed, Scene* scene,
                        MapperSummary* summary);
 

@@ -1,5 +1,6 @@
 #include "sfm/stages/input_stage.h"
 
+#include <filesystem>
 #include <utility>
 
 #include "core/check.h"
@@ -10,13 +11,53 @@
 
 namespace proj {
 
+namespace {
+
+// What every extraction shard of a run must share beyond the extraction options: the cameras
+// (assigned per shard) and the datum of the GPS altitudes (for the merge's GPS review).
+StageOptions ExtractionShardOptions(const ReconstructionOptions& options) {
+  const std::optional<VerticalDatum>& datum = options.extraction.gps.altitude_datum;
+  StageOptions shard_options = options.cameras.Fingerprint();
+  shard_options.Add("--gps-altitude-datum", datum ? VerticalDatumKey(*datum) : "auto");
+  return shard_options;
+}
+
+std::vector<std::string> PathsInShard(const std::vector<std::string>& paths, const Shard& shard) {
+  std::vector<std::string> kept;
+  for (const std::string& path : paths) {
+    if (ImageInShard(std::filesystem::path(path).filename().string(), shard)) kept.push_back(path);
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::optional<VerticalDatum> ShardAltitudeDatum(const StageOptions& shard_options) {
+  const std::string key = shard_options.Value("--gps-altitude-datum").value_or("auto");
+  if (key == "auto") return std::nullopt;
+  return VerticalDatumFromKey(key);
+}
+
 ExtractionStageSummary RunExtractionStage(const ReconstructionOptions& options,
-                                          const std::string& images_dir, SceneDatabase* database) {
+                                          const std::string& images_dir, SceneDatabase* database,
+                                          const std::optional<Shard>& shard) {
   StageTimes times;
   InputImages input = PrepareInputImages(options.video, images_dir, FramesDirFor(database->path()));
   if (!input.videos.empty()) times.Add("video_decoding", input.decode_seconds);
+  PROJ_REQUIRE(!input.paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png) and no readable video");
+  if (shard) {
+    PROJ_REQUIRE(input.videos.empty() && input.skipped_videos.empty(),
+                 "--shard: '" << images_dir << "' holds videos, whose frames every shard would "
+                                 "decode again; pick the frames into a folder first (a run "
+                                 "without --shard writes them beside its database) and shard that");
+    PROJ_REQUIRE(options.correspondences != CorrespondenceSource::kKltTracks,
+                 "--shard: KLT tracking follows the images in order and cannot be sharded");
+    input.paths = PathsInShard(input.paths, *shard);
+    // Images of another shard left in the database are removed below as not in the folder.
+    BeginShard(database, ShardKind::kExtraction, *shard, ExtractionShardOptions(options),
+               options.on_option_change);
+  }
   const std::vector<std::string>& paths = input.paths;
-  PROJ_REQUIRE(!paths.empty(), "'" << images_dir << "' holds no image file (.jpg, .jpeg, .png) and no readable video");
   Timer timer;
   ExtractionStageSummary summary;
   if (options.correspondences == CorrespondenceSource::kKltTracks) {
@@ -42,8 +83,14 @@ ExtractionStageSummary RunExtractionStage(const ReconstructionOptions& options,
   summary.video_frames = std::move(input.frames);
   summary.frames_dir = std::move(input.frames_dir);
   counts.num_usable_images = static_cast<int>(summary.image_ids.size());
-  counts.num_gps_priors = ReviewGpsPriors(options.extraction.gps, summary.image_ids, database).num_with_gps;
   PROJ_LOG(kInfo, "features: " << counts.num_features << " in " << summary.image_ids.size() << " images");
+  if (shard) {
+    FinishShard(database, ShardKind::kExtraction);
+    PROJ_LOG(kInfo, "extraction shard " << shard->Name()
+                                        << " complete; GPS priors are reviewed when the shards are merged");
+    return summary;
+  }
+  counts.num_gps_priors = ReviewGpsPriors(options.extraction.gps, summary.image_ids, database).num_with_gps;
   return summary;
 }
 

@@ -9,6 +9,7 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "sfm/database/view_graph_loader.h"
+#include "sfm/stages/gps_rebuild.h"
 #include "sfm/scene/track_builder.h"
 #include "sfm/stages/ground_control_stage.h"
 
@@ -75,20 +76,26 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   MarkKeyframes(options, tracks, &graph.scene, &statistics);
   summary.enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
-  const bool global = options.mapper_choice == MapperChoice::kGlobal ||
-                      (options.mapper_choice == MapperChoice::kAuto && options.auto_global_min_images > 0 &&
-                       static_cast<int>(graph.scene.images.size()) >= options.auto_global_min_images);
-  summary.mapper_name = global ? "global" : "incremental";
+  const int num_images = static_cast<int>(graph.scene.images.size());
+  summary.mapper_name = UseGlobalMapper(options, num_images) ? "global" : "incremental";
   PROJ_LOG(kInfo, "mapper: " << summary.mapper_name);
-  if (global) {
-    GlobalMapperOptions global_options = options.global_mapper;
-    global_options.refinement = options.mapper;
-    summary.mapper = RunGlobalMapper(global_options, tracks, graph.pairs, &graph.scene);
-  } else {
-    summary.mapper = RunIncrementalMapper(options.mapper, tracks, graph.pairs, &graph.scene);
+  const bool may_rebuild = options.rebuild_with_gps && !graph.scene.position_priors.empty();
+  std::optional<Scene> unmapped;  // for a second attempt
+  if (may_rebuild) unmapped = graph.scene;
+  summary.mapper = MapAndGeoreference(options, tracks, graph.pairs, &graph.scene);
+  const ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+  if (may_rebuild && summary.mapper.success && !first.gps.Consistent()) {
+    Timer rebuild_timer;
+    std::optional<GpsRebuild> rebuilt = RebuildWithGps(options, tracks, graph.pairs, *unmapped, first);
+    if (rebuilt) {
+      graph.scene = std::move(rebuilt->scene);
+      summary.mapper = std::move(rebuilt->mapper);
+      summary.mapper_name = rebuilt->mapper_name;
+      summary.rebuilt_with_gps = true;
+      summary.first_attempt = first;
+    }
+    summary.times.Add("mapping.gps_rebuild", rebuild_timer.ElapsedSeconds());
   }
-  // Georeferencing reads the summary: aligned here whichever mapper ran.
-  GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, &graph.scene, &summary.mapper);
   summary.scene = std::move(graph.scene);
   summary.database_image_ids = std::move(graph.database_image_ids);
   if (gcp_file) {
@@ -99,6 +106,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
     ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }
+  if (summary.mapper.success) summary.quality = AssessModelQuality(options.quality, summary.scene, summary.mapper);
   summary.times.Add("mapping", timer.ElapsedSeconds());
   for (const auto& [step, seconds] : summary.mapper.times.Entries()) {
     summary.times.Add("mapping." + step, seconds);

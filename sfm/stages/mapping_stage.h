@@ -1,6 +1,8 @@
 // The last stage of a run: the view graph of the scene database (view_graph_loader.h) to
 // tracks, keyframes of ordered input, GPS priors, and a model by the incremental or the
-// global mapper, aligned to the GPS priors where there are any.
+// global mapper, aligned to the GPS priors where there are any, then its self-check
+// (model_quality.h). A model that disagrees with its GPS is mapped once more with the GPS as
+// a constraint from the start (options.rebuild_with_gps); the better of the two is kept.
 #pragma once
 
 #include <vector>

@@ -24,8 +24,8 @@ StageOptions MatchingFingerprint(const DescriptorMatchOptions& options) {
 
 MatchingSummary MatchImagePairs(const DescriptorMatchOptions& options, int max_chunk_images,
                                 const StageOptions& upstream, OptionChangePolicy policy,
-                                const std::vector<ImagePair>& pairs, SceneDatabase* database,
-                                DescriptorMatcher* matcher) {
+                                const std::vector<ImagePair>& pairs, const SceneDatabase& features,
+                                SceneDatabase* database, DescriptorMatcher* matcher) {
   options.Check();
   MatchingSummary summary;
   summary.num_pairs = static_cast<int>(pairs.size());
@@ -59,17 +59,17 @@ MatchingSummary MatchImagePairs(const DescriptorMatchOptions& options, int max_c
   }
   summary.matcher_description = matcher->Description();
   const std::vector<PairChunk> chunks = ChunkPairs(positioned.pairs, max_chunk_images);
-  std::mutex database_mutex;  // the database and the summary, one thread at a time
+  std::mutex database_mutex;  // the databases and the summary, one thread at a time
   using SharedFeatures = std::shared_ptr<const FeatureSet>;
   // Matching reads the descriptors alone: decoding the keypoints would cost the loader,
   // which feeds every GPU, about a quarter of its time (0.25 of 1.05 ms per 4,000-feature
   // image on the 2-core development machine).
   ChunkCache<SharedFeatures> cache([&](int position) {
-    auto features = std::make_shared<FeatureSet>();
+    auto loaded = std::make_shared<FeatureSet>();
     const int image = positioned.image_of_position[position];
     std::lock_guard<std::mutex> lock(database_mutex);
-    features->descriptors = database->ReadDescriptors(image);
-    return SharedFeatures(std::move(features));
+    loaded->descriptors = features.ReadDescriptors(image);
+    return SharedFeatures(std::move(loaded));
   });
   // A chunk's features from when it is prepared until a worker has matched it (shared with
   // the cache, so consecutive chunks sharing a block hold it once).

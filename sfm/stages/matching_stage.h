@@ -32,12 +32,13 @@ struct MatchingSummary {
 };
 
 // `pairs` are database image ids. `upstream`: the options the features were computed with
-// (their fingerprint is part of this stage's). max_chunk_images >= 2. `matcher`: null for
+// (their fingerprint is part of this stage's). max_chunk_images >= 2. Descriptors are read
+// from `features`, matches written to `database` (the same one, or a matching shard's). `matcher`: null for
 // CreateDescriptorMatcher(options) (tests give their own); as many workers as its
 // ConcurrentCalls().
 MatchingSummary MatchImagePairs(const DescriptorMatchOptions& options, int max_chunk_images,
                                 const StageOptions& upstream, OptionChangePolicy policy,
-                                const std::vector<ImagePair>& pairs, SceneDatabase* database,
-                                DescriptorMatcher* matcher = nullptr);
+                                const std::vector<ImagePair>& pairs, const SceneDatabase& features,
+                                SceneDatabase* database, DescriptorMatcher* matcher = nullptr);
 
 }  // namespace proj

@@ -25,6 +25,7 @@ void ReconstructionOptions::Check() const {
   loop_closure.Check();
   georeference.Check();
   ground_control.Check();
+  quality.Check();
   global_mapper.Check();
   PROJ_REQUIRE(auto_global_min_images >= 0,
                "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");

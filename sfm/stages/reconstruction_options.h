@@ -16,6 +16,7 @@
 #include "sfm/stages/keyframe_sift_stage.h"
 #include "sfm/stages/klt_stage.h"
 #include "sfm/stages/loop_closure.h"
+#include "sfm/stages/model_quality.h"
 #include "sfm/stages/stage_options.h"
 #include "sfm/stages/video_frames_stage.h"
 
@@ -74,6 +75,10 @@ struct ReconstructionOptions {
   int auto_global_min_images = 0;
   GeoreferenceOptions georeference;  // GPS priors of the mapper
   GroundControlOptions ground_control;  // --gcp: georeference by ground control points instead
+  ModelQualityOptions quality;  // the self-check of the built model (model_quality.h)
+  // A model that disagrees with its GPS (GpsAgreement::Consistent) is mapped once more with
+  // the GPS as a constraint from the start (mapping_stage.h); --no-gps-rebuild: never.
+  bool rebuild_with_gps = true;
   // Matching and verification hold the features of at most this many images at once.
   int max_chunk_images = 100;
   OptionChangePolicy on_option_change = OptionChangePolicy::kStop;

@@ -34,6 +34,9 @@ void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result) 
   result->enu_frame = std::move(summary.enu_frame);
   result->mapper_name = std::move(summary.mapper_name);
   result->ground_control = std::move(summary.ground_control);
+  result->quality = std::move(summary.quality);
+  result->rebuilt_with_gps = summary.rebuilt_with_gps;
+  result->first_attempt = std::move(summary.first_attempt);
   result->times.Merge(summary.times);
 }
 

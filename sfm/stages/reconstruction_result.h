@@ -9,6 +9,7 @@
 
 #include "core/timer.h"
 #include "mvs/dense_summary.h"
+#include "mvs/map_products.h"
 #include "sfm/image_source/image_source.h"
 #include "sfm/stages/stage_summaries.h"
 
@@ -34,6 +35,11 @@ struct ReconstructionResult {
   std::string mapper_name;  // "incremental" or "global": the one that ran
   // --gcp: the georeference by ground control points, their residuals (report.json "gcp").
   std::optional<GroundControlSummary> ground_control;
+  // The model's self-check (model_quality.h; report.json "quality"), and whether it is the
+  // GPS-constrained second attempt (MappingStageSummary).
+  ModelQuality quality;
+  bool rebuilt_with_gps = false;
+  std::optional<ModelQuality> first_attempt;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;
@@ -41,6 +47,9 @@ struct ReconstructionResult {
   std::string database_path;
   // The dense stage, when it ran (sfm reconstruct --dense): report.json's "dense" object.
   std::optional<mvs::DenseSummary> dense;
+  // The map products, when they were made (sfm reconstruct --products): report.json's
+  // "products" object and report.html's map view.
+  std::optional<mvs::MapProductsSummary> products;
 };
 
 // Gathers each stage's summary into `result`: its counts, times, descriptions and files.

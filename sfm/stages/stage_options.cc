@@ -11,6 +11,21 @@ StageOptions& StageOptions::Add(const StageOptions& other) {
   return *this;
 }
 
+std::optional<std::string> StageOptions::Value(const std::string& name) const {
+  for (const auto& entry : entries_) {
+    if (entry.first == name) return entry.second;
+  }
+  return std::nullopt;
+}
+
+StageOptions StageOptions::Without(const std::string& name) const {
+  StageOptions options;
+  for (const auto& entry : entries_) {
+    if (entry.first != name) options.entries_.push_back(entry);
+  }
+  return options;
+}
+
 std::string StageOptions::ToText() const {
   std::string text;
   for (const auto& [name, value] : entries_) text += name + "=" + value + "\n";
@@ -30,19 +45,13 @@ StageOptions StageOptions::FromText(const std::string& text) {
 }
 
 std::optional<std::string> StageOptions::DifferenceFrom(const StageOptions& stored) const {
-  auto find = [](const StageOptions& options, const std::string& name) -> const std::string* {
-    for (const auto& entry : options.entries_) {
-      if (entry.first == name) return &entry.second;
-    }
-    return nullptr;
-  };
   for (const auto& [name, value] : entries_) {
-    const std::string* old = find(stored, name);
-    if (old == nullptr) return name + " is " + value + " in this run and was not recorded before";
+    const std::optional<std::string> old = stored.Value(name);
+    if (!old) return name + " is " + value + " in this run and was not recorded before";
     if (*old != value) return name + " was " + *old + ", this run asks for " + value;
   }
   for (const auto& [name, value] : stored.entries_) {
-    if (find(*this, name) == nullptr) return name + " was " + value + " and is not set now";
+    if (!Value(name)) return name + " was " + value + " and is not set now";
   }
   return std::nullopt;
 }

@@ -27,6 +27,11 @@ class StageOptions {
   // Appends every entry of `other` (the options of the stages this one builds on).
   StageOptions& Add(const StageOptions& other);
 
+  // The value of option `name`; nullopt when it is not set.
+  std::optional<std::string> Value(const std::string& name) const;
+  // These options without `name`.
+  StageOptions Without(const std::string& name) const;
+
   std::string ToText() const;
   static StageOptions FromText(const std::string& text);
 

@@ -13,6 +13,7 @@
 #include "sfm/gcp/ground_control.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/scene/scene.h"
+#include "sfm/stages/model_quality.h"
 #include "sfm/stages/video_frames_stage.h"
 
 namespace proj {
@@ -94,6 +95,12 @@ struct MappingStageSummary {
   // --gcp: the ground control points' georeference (ground_control_stage.h); when it
   // succeeded, enu_frame is the GCPs' frame and the model is in it.
   std::optional<GroundControlSummary> ground_control;
+  // The model's self-check (model_quality.h), when it was built; `rebuilt_with_gps`: it is
+  // the second attempt, mapped with the GPS as a constraint from the start, after the first
+  // disagreed with the GPS (`first_attempt` then holds the first's verdict).
+  ModelQuality quality;
+  bool rebuilt_with_gps = false;
+  std::optional<ModelQuality> first_attempt;
   StageTimes times;
 };
 

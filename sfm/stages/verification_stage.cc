@@ -28,7 +28,7 @@ StageOptions VerificationFingerprint(const TwoViewGeometryOptions& options) {
 VerificationSummary VerifyImagePairs(const TwoViewGeometryOptions& options, int num_threads,
                                      int max_chunk_images, const StageOptions& upstream,
                                      OptionChangePolicy policy, const std::vector<ImagePair>& pairs,
-                                     SceneDatabase* database) {
+                                     const SceneDatabase& features, SceneDatabase* database) {
   options.Check();
   VerificationSummary summary;
   {
@@ -56,15 +56,15 @@ VerificationSummary VerifyImagePairs(const TwoViewGeometryOptions& options, int 
   if (todo.empty()) return summary;
 
   std::map<int, Camera> cameras;
-  for (const DatabaseCamera& camera : database->ReadCameras()) cameras[camera.camera_id] = camera.camera;
+  for (const DatabaseCamera& camera : features.ReadCameras()) cameras[camera.camera_id] = camera.camera;
   std::map<int, int> camera_of_image;
-  for (const DatabaseImage& image : database->ReadImages()) camera_of_image[image.image_id] = image.camera_id;
+  for (const DatabaseImage& image : features.ReadImages()) camera_of_image[image.image_id] = image.camera_id;
 
   const PositionedPairs positioned = ToPositions(todo);
   ChunkCache<TwoViewPoints> cache([&](int position) {
     const int image_id = positioned.image_of_position[position];
     std::vector<Eigen::Vector2d> pixels;
-    for (const Keypoint& keypoint : database->ReadKeypoints(image_id)) pixels.emplace_back(keypoint.x, keypoint.y);
+    for (const Keypoint& keypoint : features.ReadKeypoints(image_id)) pixels.emplace_back(keypoint.x, keypoint.y);
     return MakeTwoViewPoints(cameras.at(camera_of_image.at(image_id)), std::move(pixels));
   });
   Progress progress("verifying pairs", static_cast<int>(todo.size()), "pairs");

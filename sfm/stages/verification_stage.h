@@ -23,10 +23,12 @@ struct VerificationSummary {
 };
 
 // `pairs` are database image ids; pairs without stored matches are left out. `upstream`: the
-// options of the matches and cameras verified (part of this stage's fingerprint).
+// options of the matches and cameras verified (part of this stage's fingerprint). Images,
+// cameras and keypoints are read from `features`, matches from and geometries to `database`
+// (the same one, or a matching shard's).
 VerificationSummary VerifyImagePairs(const TwoViewGeometryOptions& options, int num_threads,
                                      int max_chunk_images, const StageOptions& upstream,
                                      OptionChangePolicy policy, const std::vector<ImagePair>& pairs,
-                                     SceneDatabase* database);
+                                     const SceneDatabase& features, SceneDatabase* database);
 
 }  // namespace proj

@@ -17,13 +17,6 @@
 namespace proj {
 namespace {
 
-// The number after "key": in `text`, from `from` on; NaN when absent.
-double JsonNumber(const std::string& text, const std::string& key, size_t from = 0) {
-  const size_t at = text.find("\"" + key + "\": ", from);
-  if (at == std::string::npos) return std::nan("");
-  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
-}
-
 SyntheticFlightOptions SmallFlight() {
   SyntheticFlightOptions flight;
   flight.num_images = 20;
@@ -57,9 +50,9 @@ TEST(GcpFlight, CheckPointsWithinTwoGroundSampleDistances) {
   EXPECT_NE(report.find("\"georeferenced_by\": \"ground control points\""), std::string::npos);
   const size_t check = report.find("\"check_rms\"");
   ASSERT_NE(check, std::string::npos) << report;
-  EXPECT_EQ(JsonNumber(report, "points", check), 3);
+  EXPECT_EQ(testing::ReportDouble(report, "points", check), 3);
   const double gsd_m = flight.altitude_m / flight.focal_px;  // on the terrain datum, nadir
-  const double check_rms_m = JsonNumber(report, "error_m", check);
+  const double check_rms_m = testing::ReportDouble(report, "error_m", check);
   EXPECT_LT(check_rms_m, 2 * gsd_m) << "check-point RMS " << check_rms_m << " m, GSD " << gsd_m << " m";
   std::cout << "check-point RMS " << check_rms_m << " m = " << check_rms_m / gsd_m << " GSD" << std::endl;
   EXPECT_TRUE(std::ifstream(dir + "/out/points.las").good());

@@ -75,6 +75,8 @@ TEST(GeoreferencePipeline, BothMappersGiveAModelInTheGpsFrame) {
     EXPECT_EQ(result.scene.NumRegisteredImages(), 12);
     ASSERT_TRUE(IsGeoreferenced(result)) << result.mapper.georeference.failure_reason;
     EXPECT_LT(result.mapper.georeference.inlier_rms_m, 0.05);
+    EXPECT_EQ(result.quality.verdict, QualityVerdict::kGood) << ::testing::PrintToString(result.quality.reasons);
+    EXPECT_FALSE(result.rebuilt_with_gps);
     // Centres in the stored ENU frame, where the priors are: the world's, through WGS84.
     const LocalEnuConverter world(kWorld), frame(*result.enu_frame);
     for (const SceneImage& image : result.scene.images) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
@@ -65,6 +66,12 @@ long long ReportNumber(const std::string& report, const std::string& key) {
   std::smatch match;
   if (!std::regex_search(report, match, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
   return std::stoll(match[1]);
+}
+
+double ReportDouble(const std::string& report, const std::string& key, size_t from) {
+  const size_t at = report.find("\"" + key + "\": ", from);
+  if (at == std::string::npos) return std::nan("");
+  return std::strtod(report.c_str() + at + key.size() + 4, nullptr);
 }
 
 }  // namespace proj::testing

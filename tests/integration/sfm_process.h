@@ -2,6 +2,7 @@
 // sent at a chosen moment (a line it prints on stderr), and reading report.json numbers.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,7 @@ int RunSfmToEnd(const std::vector<std::string>& arguments, const std::string& lo
 
 // The integer after "key": in report.json text (-1 when absent).
 long long ReportNumber(const std::string& report, const std::string& key);
+// The number (integer or not) after "key": in `report`, from `from` on; NaN when absent.
+double ReportDouble(const std::string& report, const std::string& key, size_t from = 0);
 
 }  // namespace proj::testing

@@ -10,6 +10,7 @@
 #include "datasets/synthetic/synthetic_renderer.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "mvs/dense_view.h"
+#include "mvs/scene_views.h"
 #include "mvs/depth_map.h"
 
 namespace proj::testing {
@@ -20,13 +21,7 @@ struct SyntheticStereoSet {
 };
 
 // A synthetic camera (pinhole, no distortion) as dense stereo sees it.
-inline mvs::ViewGeometry ViewGeometryOf(const StrechaCamera& camera) {
-  mvs::ViewGeometry geometry;
-  geometry.camera = {camera.width, camera.height, camera.K(0, 0), camera.K(1, 1), camera.K(0, 2), camera.K(1, 2)};
-  geometry.rotation = camera.CamFromWorldRotation();
-  geometry.translation = camera.CamFromWorldTranslation();
-  return geometry;
-}
+inline mvs::ViewGeometry ViewGeometryOf(const StrechaCamera& camera) { return mvs::PinholeViewGeometry(camera); }
 
 inline mvs::DenseView DenseViewOf(const std::string& name, const StrechaCamera& camera, const Image& image) {
   mvs::DenseView out;

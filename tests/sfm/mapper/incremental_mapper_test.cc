@@ -192,6 +192,40 @@ TEST(IncrementalMapper, RegistersEverySyntheticImageAccurately) {
   EXPECT_LT(MeanReprojectionErrorPx(scene), 0.1);
 }
 
+// While the model grows, local adjustments hold every intrinsic and global ones the distortion
+// (refine_distortion_while_growing: a nadir survey's k1 trades against a bowl of the block);
+// once every image is in (FinishGrowing), global adjustments refine the distortion too.
+TEST(IncrementalMapper, DistortionIsHeldWhileGrowingAndRefinedAfterwards) {
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(SmallScene());
+  Scene scene = test.input;
+  const int k1 = scene.cameras[0].ExtraIndices().front();
+  scene.cameras[0].params[k1] += 0.01;  // a wrong start, which adjustments would move
+  const double start_k1 = scene.cameras[0].params[k1];
+  IncrementalMapperOptions options;
+  ASSERT_FALSE(options.refine_distortion_while_growing);
+  IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+  ASSERT_TRUE(mapper.FindAndRegisterInitialPair());
+  const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
+  for (int step = 0;; ++step) {
+    const std::vector<int> next = mapper.NextImages();
+    if (next.empty()) break;
+    ASSERT_TRUE(mapper.RegisterImage(next.front()));
+    mapper.TriangulateImage(next.front());
+    if (step % 2 == 0) {
+      const std::vector<double> before = scene.cameras[0].params;
+      mapper.LocalAdjust(next.front());
+      EXPECT_EQ(scene.cameras[0].params, before) << "local adjustment moved the intrinsics";
+    } else {
+      mapper.GlobalAdjust(20, 1e-6, kTrivial, /*retriangulate_all=*/false);
+    }
+    EXPECT_EQ(scene.cameras[0].params[k1], start_k1) << "step " << step;
+  }
+  mapper.FinishGrowing();
+  mapper.GlobalAdjust(50, 1e-8, kTrivial, /*retriangulate_all=*/true);
+  const double true_k1 = test.truth.cameras[0].params[k1];
+  EXPECT_LT(std::abs(scene.cameras[0].params[k1] - true_k1), 0.1 * std::abs(start_k1 - true_k1));
+}
+
 // A stalled model (no image sees abs_pose_min_num_inliers points, as after a sharp turn in a
 // video) retries with abs_pose_stalled_min_num_inliers, and is strict again afterwards.
 TEST(IncrementalMapper, RelaxedRegistrationAcceptsFewerPointsOnlyWhileRelaxed) {

@@ -143,6 +143,12 @@ TEST(PriorAlignment, RejectsTheOutlierFixAndRecoversScale) {
   EXPECT_GT(alignment.residuals[7].residual_m.norm(), 25);
   EXPECT_LT(alignment.inlier_max_m, 3.0);
   EXPECT_LT(alignment.inlier_rms_m, 1.5);
+  EXPECT_LT(alignment.inlier_median_m, 1.5);
+  // Over all fixes: the wrong one is the maximum; the median hardly moves.
+  EXPECT_GT(alignment.all_max_m, 25);
+  EXPECT_LT(alignment.all_median_m, 1.5);
+  EXPECT_GT(alignment.all_rms_m, alignment.inlier_rms_m);
+  EXPECT_LT(alignment.roll_uncertainty_deg, 1.0);
   // The model is now in the priors' frame, close to the truth.
   for (int i = 0; i < static_cast<int>(truth.images.size()); ++i) {
     EXPECT_LT(CenterError(model, truth, i), 1.0) << "image " << i;
@@ -159,6 +165,59 @@ TEST(PriorAlignment, TooFewPriorsLeaveTheSceneUnchanged) {
   EXPECT_FALSE(alignment.aligned);
   EXPECT_NE(alignment.failure_reason.find("at least 3"), std::string::npos);
   EXPECT_EQ(CenterError(model, before, 5), 0.0);
+}
+
+// Fixes of one flight line only (the first row of the grid): Umeyama would return some roll
+// about the line; the alignment is refused instead and the scene left as it was.
+TEST(PriorAlignment, RefusesFixesNearlyOnALine) {
+  Scene truth = MakeDroneFlight(30);
+  AddGpsPriors(1.0, -1, 31, &truth);
+  Scene model = InModelFrame(truth, kModelFromTrue, 32);
+  for (int i = 5; i < static_cast<int>(model.images.size()); ++i) model.position_priors.erase(i);
+  const Scene before = model;
+  const PriorAlignment alignment = AlignSceneToPriors(PriorAlignmentOptions(), 33, &model);
+  EXPECT_FALSE(alignment.aligned);
+  EXPECT_NE(alignment.failure_reason.find("nearly on a line"), std::string::npos) << alignment.failure_reason;
+  EXPECT_GT(alignment.roll_uncertainty_deg, 5.0);
+  EXPECT_EQ(alignment.residuals.size(), 5u);  // kept for the record
+  EXPECT_EQ(CenterError(model, before, 7), 0.0);
+  // Two rows, 15 m apart, fix the roll to a few degrees.
+  Scene two_rows = InModelFrame(truth, kModelFromTrue, 32);
+  for (int i = 10; i < static_cast<int>(two_rows.images.size()); ++i) two_rows.position_priors.erase(i);
+  const PriorAlignment aligned = AlignSceneToPriors(PriorAlignmentOptions(), 33, &two_rows);
+  ASSERT_TRUE(aligned.aligned) << aligned.failure_reason;
+  EXPECT_LT(aligned.roll_uncertainty_deg, 5.0);
+}
+
+// A model that most fixes disagree with (11 of 20 moved 40 m, each its own way) is not
+// georeferenced by the 9 that happen to agree; the residuals say how far it is from all.
+TEST(PriorAlignment, RefusesWhenMostFixesDisagree) {
+  Scene truth = MakeDroneFlight(34);
+  AddGpsPriors(0.5, -1, 35, &truth);
+  for (int i = 0; i < 11; ++i) {
+    const double angle = 2.4 * i;
+    truth.position_priors[2 * i % 20 + (i >= 10)].position += 40 * Eigen::Vector3d(std::cos(angle), std::sin(angle), 0);
+  }
+  Scene model = InModelFrame(truth, kModelFromTrue, 36);
+  PriorAlignmentOptions options;
+  options.max_error_m = 3.0;
+  const PriorAlignment alignment = AlignSceneToPriors(options, 37, &model);
+  EXPECT_FALSE(alignment.aligned);
+  EXPECT_NE(alignment.failure_reason.find("of the 20 GPS fixes agree"), std::string::npos) << alignment.failure_reason;
+  EXPECT_LT(alignment.NumInliers(), 10);
+  EXPECT_GT(alignment.all_median_m, 20);
+  // The same with the share not required: aligned by the 9.
+  options.min_inlier_share = 0;
+  EXPECT_TRUE(AlignSceneToPriors(options, 37, &model).aligned);
+}
+
+TEST(PriorAlignment, RollUncertaintyOfCentres) {
+  const std::vector<Eigen::Vector3d> line = {{0, 0, 0}, {10, 0, 0}, {20, 0, 0}, {30, 0, 0}};
+  EXPECT_EQ(RollUncertaintyDeg(line, 1.0), 180);  // on the line: undetermined
+  EXPECT_EQ(RollUncertaintyDeg({{1, 2, 3}}, 1.0), 180);
+  // Four centres 10 m off their principal line (x): sum of squared distances 400 m^2.
+  const std::vector<Eigen::Vector3d> offset = {{0, -10, 0}, {0, 10, 0}, {30, -10, 0}, {30, 10, 0}};
+  EXPECT_NEAR(RollUncertaintyDeg(offset, 1.0), std::atan(1.0 / 20) * 180 / M_PI, 0.2);
 }
 
 TEST(PriorAlignment, BundleAdjustmentWithPriorsRecoversScaleAndPosition) {

@@ -39,7 +39,7 @@ ExtractAndMatchCounts ExtractAndMatchAllPairs(const std::string& images_dir, con
     }
   }
   const MatchingSummary matched = MatchImagePairs(matching, chunk_images, StageOptions(),
-                                                  OptionChangePolicy::kStop, pairs, &database, &matcher);
+                                                  OptionChangePolicy::kStop, pairs, database, &database, &matcher);
   return {extracted.num_extracted, matched.num_matched, matched.num_putative_matches};
 }
 
