@@ -1,24 +1,27 @@
 // Builds feature tracks from verified pairwise matches by union-find over (image, keypoint)
-// observations, keeping every track consistent: at most one keypoint per image.
+// observations, keeping every track consistent: at most one position per image.
 //
-// Matches are joined pair by pair, pairs with the most verified inliers first. A match whose
-// union would put two different keypoints of one image in one track is refused (the match is
-// dropped, both tracks stay): a wrong match then splits a chain instead of removing it whole.
-// Dropping every inconsistent component (COLMAP's rule) loses most observations on dense view
-// sets, where union-find chains most features of all images into one component (issue 26:
-// 83% of the features at 363 views of one object).
+// Joining every match gives chains; a chain holding two positions of one image holds a wrong
+// match somewhere. COLMAP's rule drops such a chain whole. That is right for the short chains
+// of repeated structure (Strecha's windows and arches: splitting them costs 2-6% of the
+// accuracy on castle-P19 and entry-P10) but loses most observations on dense view sets, where
+// a few wrong matches chain most features of all images into a handful of chains (issue 26:
+// 83% of the features at 363 views of one object). So a chain is split when it needs many
+// tracks (some image holds split_min_tracks of its positions) and dropped whole otherwise.
 //
-// A refused match is also evidence against the tracks it would have joined: on scenes of
-// repeated structure (Strecha's entry and castle) it is the visible end of a chain of wrong
-// matches, and keeping those tracks costs 5-7% of the accuracy. In dense view sets, though,
-// right tracks meet refused matches too (5% of the matches at 300 views of one object), in
-// proportion to their length. So a track is dropped when more refused matches touch it than
-// the scene's rate explains: more than m + contest_sigma * sqrt(m), m = the matches that
-// joined it times the scene's refused touches per joined match.
+// Splitting: matches are joined pair by pair, pairs with the most verified inliers first; a
+// match whose union would put two positions of one image in one track is refused (the match
+// is dropped, both tracks stay). A refused match is also evidence against the tracks it would
+// have joined, but right tracks of dense view sets meet refused matches too (5% of the
+// matches at 300 views of one object), in proportion to their length. So a track is dropped
+// when more refused matches touch it than the scene's rate explains: more than
+// m + contest_sigma * sqrt(m), m = the matches that joined it times the scene's refused
+// touches per joined match.
 //
 // Keypoints of one image at the same position (SIFT's extra orientations: one location, two
-// descriptors) are one observation: each group of them is represented by its lowest keypoint
-// index, the only one a track holds; the others stay outside tracks (track_of kInvalidId).
+// descriptors) are one position: a track may join them, and then lists the lowest of them
+// (the others keep track_of kInvalidId but count as held). Unjoined, they stay in separate
+// tracks as before.
 #pragma once
 
 #include <vector>
@@ -29,11 +32,16 @@
 namespace proj {
 
 struct TrackBuilderOptions {
-  // Keypoints of one image closer than this (pixels) are one observation.
+  // Keypoints of one image closer than this (pixels) are one position.
   double colocated_max_px = 0.5;
   // Refused matches touching a track beyond its expected share, in standard deviations
   // (Poisson); +infinity keeps every track.
   double contest_sigma = 3;
+  // A chain holding different positions of one image is split into consistent tracks when it
+  // needs at least this many (some image holds this many of its positions); one that fewer
+  // tracks explain is dropped whole. Strecha's chains need up to 5 (castle-P19), those of 100
+  // views of one object up to 24; at 3, entry-P10 lost 3% of its accuracy.
+  int split_min_tracks = 5;
   void Check() const;  // throws InputError naming the field
 };
 
@@ -42,10 +50,11 @@ struct TrackSet {
   // track_of[image][keypoint] = index into tracks, or kInvalidId.
   std::vector<std::vector<int>> track_of;
   int num_refused_matches = 0;      // matches whose union would have made a track inconsistent
-  int num_colocated_keypoints = 0;  // keypoints merged into another at the same position
+  int num_colocated_keypoints = 0;  // keypoints a track holds through a co-located one it lists
   int num_contested_tracks = 0;     // tracks dropped for their refused matches
-  int num_matched_features = 0;     // observations (after merging) in at least one match
-  int num_features_in_tracks = 0;   // of those, the ones a track holds
+  int num_dropped_chains = 0;       // conflicting chains dropped whole (fewer than split_min_tracks)
+  int num_matched_features = 0;     // keypoints in at least one match
+  int num_features_in_tracks = 0;   // of those, the ones a track holds (itself or a co-located one)
 
   // Share of the matched features that tracks hold (1 when none are matched).
   double KeptShare() const;

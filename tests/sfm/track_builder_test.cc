@@ -19,14 +19,23 @@ Scene SceneWithKeypoints(int num_images, int num_keypoints) {
   return scene;
 }
 
-// Options that keep every track however many matches were refused against it.
-TrackBuilderOptions KeepContested() {
+// Options that split every conflicting chain (however few tracks it needs).
+TrackBuilderOptions SplitEveryChain() {
   TrackBuilderOptions options;
+  options.split_min_tracks = 2;
+  return options;
+}
+
+// Options that split every conflicting chain and keep every track however many matches were
+// refused against it.
+TrackBuilderOptions KeepContested() {
+  TrackBuilderOptions options = SplitEveryChain();
   options.contest_sigma = std::numeric_limits<double>::infinity();
   return options;
 }
 
-// True if every track holds at most one keypoint per image and track_of agrees with the tracks.
+// True if every track holds at most one keypoint per image, track_of agrees with the tracks
+// and the held features are the listed ones and their co-located keypoints.
 bool Consistent(const TrackSet& tracks) {
   int num_linked = 0;
   for (const auto& of_image : tracks.track_of) {
@@ -41,7 +50,7 @@ bool Consistent(const TrackSet& tracks) {
       if (tracks.track_of[track[i].image_id][track[i].keypoint_index] != static_cast<int>(t)) return false;
     }
   }
-  return num_linked == num_elements && num_elements == tracks.num_features_in_tracks;
+  return num_linked == num_elements && num_elements + tracks.num_colocated_keypoints == tracks.num_features_in_tracks;
 }
 
 TEST(TrackBuilder, ChainsMatchesAcrossImages) {
@@ -83,6 +92,45 @@ TEST(TrackBuilder, SplitsAConflictingChainInsteadOfDroppingIt) {
   EXPECT_TRUE(Consistent(tracks));
 }
 
+TEST(TrackBuilder, DropsAChainThatTwoTracksExplain) {
+  // The chain 0:1 - 1:1 - 2:4 - 1:2 holds two keypoints of image 1 only: by default it is
+  // dropped whole (a wrong match between two tracks, as on repeated structure).
+  const std::vector<PairMatches> matches = {{{1, 2}, {{2, 4}}},
+                                            {{0, 1}, {{1, 1}, {3, 3}, {4, 4}}},
+                                            {{0, 2}, {{1, 4}, {3, 3}}}};
+  const TrackSet tracks = BuildTracks(SceneWithKeypoints(3, 5), matches);
+  EXPECT_EQ(tracks.num_dropped_chains, 1);
+  EXPECT_EQ(tracks.tracks.size(), 2u);  // 0:3 - 1:3 - 2:3 and 0:4 - 1:4
+  EXPECT_EQ(tracks.track_of[0][1], kInvalidId);
+  EXPECT_EQ(tracks.track_of[2][4], kInvalidId);
+  EXPECT_EQ(tracks.num_features_in_tracks, 5);
+  EXPECT_TRUE(Consistent(tracks));
+}
+
+TEST(TrackBuilder, SplitsAChainThatNeedsManyTracks) {
+  // Five tracks (keypoints 0..4 of images 0..5, matched in every pair) chained by image 6's
+  // keypoint 0, matched once to each of them: image 0 holds five positions of the chain.
+  std::vector<PairMatches> matches;
+  for (int i = 0; i < 6; ++i) {
+    for (int j = i + 1; j < 6; ++j) matches.push_back({{i, j}, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}});
+  }
+  for (int k = 0; k < 5; ++k) matches.push_back({{k, 6}, {{k, 0}}});
+  const Scene scene = SceneWithKeypoints(7, 5);
+  TrackBuilderOptions split = KeepContested();
+  split.split_min_tracks = 5;
+  const TrackSet tracks = BuildTracks(scene, matches, split);
+  EXPECT_EQ(tracks.num_dropped_chains, 0);
+  EXPECT_EQ(tracks.num_refused_matches, 4);  // 6:0 joins the first track only
+  EXPECT_EQ(tracks.tracks.size(), 5u);
+  EXPECT_EQ(tracks.num_features_in_tracks, 31);
+  EXPECT_TRUE(Consistent(tracks));
+
+  split.split_min_tracks = 6;
+  const TrackSet dropped = BuildTracks(scene, matches, split);
+  EXPECT_EQ(dropped.num_dropped_chains, 1);
+  EXPECT_TRUE(dropped.tracks.empty());
+}
+
 TEST(TrackBuilder, StrongestPairWins) {
   // 0:0 matches 1:0 in a pair of one match, and 1:1 through image 2 in pairs of three: the
   // weak pair's match is the one refused, wherever it comes in the input.
@@ -114,7 +162,7 @@ TEST(TrackBuilder, DropsAShortTrackARefusedMatchContestsButNotALongOne) {
   matches.push_back({{1, 6}, {{4, 4}}});
   matches.push_back({{2, 6}, {{1, 4}}});
   const Scene scene = SceneWithKeypoints(7, 10);
-  const TrackSet tracks = BuildTracks(scene, matches);
+  const TrackSet tracks = BuildTracks(scene, matches, SplitEveryChain());
   EXPECT_EQ(tracks.num_refused_matches, 2);
   EXPECT_EQ(tracks.num_contested_tracks, 1);
   EXPECT_EQ(tracks.tracks.size(), 7u);
@@ -135,23 +183,26 @@ TEST(TrackBuilder, MergesColocatedKeypoints) {
   // Keypoints 0 and 1 of image 0 lie at one position (two orientations of one SIFT point).
   Scene scene = SceneWithKeypoints(3, 4);
   scene.images[0].keypoints[1] = scene.images[0].keypoints[0] + Eigen::Vector2d(0.2, -0.1);
-  // Through keypoint 0 to image 1, through keypoint 1 to image 2: one observation, one track.
-  const TrackSet tracks = BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}});
+  // Through keypoint 0 to image 1, through keypoint 1 to image 2, and 1:0 - 2:0: one chain
+  // holding both, one position, one track (dropped whole if they were two positions).
+  const std::vector<PairMatches> chained = {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}, {{1, 2}, {{0, 0}}}};
+  const TrackSet tracks = BuildTracks(scene, chained);
   EXPECT_EQ(tracks.num_colocated_keypoints, 1);
   ASSERT_EQ(tracks.tracks.size(), 1u);
   EXPECT_EQ(tracks.tracks[0].size(), 3u);
   EXPECT_EQ(tracks.track_of[0][0], 0);
-  EXPECT_EQ(tracks.track_of[0][1], kInvalidId);  // the track holds the lowest index only
+  EXPECT_EQ(tracks.track_of[0][1], kInvalidId);  // the track lists the lowest index only
+  EXPECT_EQ(tracks.num_features_in_tracks, 4);
   EXPECT_TRUE(Consistent(tracks));
 
-  // Matched to two keypoints of one image, the position is one observation: one match refused.
-  const TrackSet conflict = BuildTracks(scene, {{{0, 1}, {{0, 0}, {1, 1}}}}, KeepContested());
-  EXPECT_EQ(conflict.num_refused_matches, 1);
-  EXPECT_EQ(conflict.tracks.size(), 1u);
+  // Not chained, they stay two tracks.
+  EXPECT_EQ(BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}}).tracks.size(), 2u);
 
   TrackBuilderOptions separate;
   separate.colocated_max_px = 0.1;
-  EXPECT_EQ(BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}}, separate).tracks.size(), 2u);
+  const TrackSet conflict = BuildTracks(scene, chained, separate);
+  EXPECT_EQ(conflict.num_dropped_chains, 1);
+  EXPECT_TRUE(conflict.tracks.empty());
 }
 
 TEST(TrackBuilder, ColocatedRepresentativesChainAndTakeTheLowestIndex) {
