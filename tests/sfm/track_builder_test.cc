@@ -182,7 +182,7 @@ TEST(TrackBuilder, DropsAShortTrackARefusedMatchContestsButNotALongOne) {
 TEST(TrackBuilder, MergesColocatedKeypoints) {
   // Keypoints 0 and 1 of image 0 lie at one position (two orientations of one SIFT point).
   Scene scene = SceneWithKeypoints(3, 4);
-  scene.images[0].keypoints[1] = scene.images[0].keypoints[0] + Eigen::Vector2d(0.2, -0.1);
+  scene.images[0].keypoints[1] = scene.images[0].keypoints[0];
   // Through keypoint 0 to image 1, through keypoint 1 to image 2, and 1:0 - 2:0: one chain
   // holding both, one position, one track (dropped whole if they were two positions).
   const std::vector<PairMatches> chained = {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}, {{1, 2}, {{0, 0}}}};
@@ -198,11 +198,15 @@ TEST(TrackBuilder, MergesColocatedKeypoints) {
   // Not chained, they stay two tracks.
   EXPECT_EQ(BuildTracks(scene, {{{0, 1}, {{0, 0}}}, {{0, 2}, {{1, 0}}}}).tracks.size(), 2u);
 
-  TrackBuilderOptions separate;
-  separate.colocated_max_px = 0.1;
-  const TrackSet conflict = BuildTracks(scene, chained, separate);
+  // 0.2 px apart they are two positions (other detections): the chain is dropped whole,
+  // unless the option makes them one.
+  scene.images[0].keypoints[1] += Eigen::Vector2d(0.2, -0.1);
+  const TrackSet conflict = BuildTracks(scene, chained);
   EXPECT_EQ(conflict.num_dropped_chains, 1);
   EXPECT_TRUE(conflict.tracks.empty());
+  TrackBuilderOptions near;
+  near.colocated_max_px = 0.5;
+  EXPECT_EQ(BuildTracks(scene, chained, near).tracks.size(), 1u);
 }
 
 TEST(TrackBuilder, ColocatedRepresentativesChainAndTakeTheLowestIndex) {
