@@ -1,9 +1,9 @@
 #include "sfm/scene/track_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
-#include <cmath>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -169,7 +169,7 @@ TrackSet BuildTracks(const Scene& scene, const std::vector<PairMatches>& verifie
     for (size_t k = 0; k < group.size(); ++k) place_of[offset[i] + k] = Place(static_cast<int>(i), group[k]);
   }
   ConsistentUnionFind sets(place_of);
-  UnionFind chains(offset.back());  // every match joined: the components the old rule dropped whole
+  UnionFind chains(offset.back());  // every match joined: the chains kept or dropped whole
   std::vector<char> matched(offset.back(), 0);
   // Per keypoint: matches joined at it (counted at one end) and refused at it (both ends).
   std::vector<int> num_joined(offset.back(), 0);
