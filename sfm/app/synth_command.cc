@@ -3,6 +3,7 @@
 
 #include "core/logging.h"
 #include "datasets/synthetic/synthetic_flight.h"
+#include "datasets/synthetic/synthetic_object.h"
 #include "datasets/synthetic/synthetic_scene.h"
 #include "datasets/synthetic/synthetic_street.h"
 #include "sfm/app/cli_help.h"
@@ -63,6 +64,7 @@ CommandRunner AddSynthCommand(CLI::App& app) {
   auto flight = std::make_shared<SyntheticFlightOptions>();
   auto flight_mode = std::make_shared<bool>(false);
   auto street = std::make_shared<SyntheticStreetOptions>();
+  auto object = std::make_shared<SyntheticObjectOptions>();
   app.add_option("OUT_DIR", *out_dir,
                  "Output folder: OUT_DIR/images/*.jpg, OUT_DIR/gt_dense_cameras/*.camera and (not "
                  "with --flight) OUT_DIR/depth/*.jpg.bin, the true depth of each pixel (camera-frame "
@@ -81,10 +83,20 @@ CommandRunner AddSynthCommand(CLI::App& app) {
                "L, for loop closure");
   app.add_option("--step-m", street->step_m, "--street: distance driven between frames, metres")
       ->capture_default_str();
+  auto* object_flag = app.add_flag(
+      "--object", "Render a small matte, weakly textured object on a black background from views spread "
+                  "over a sphere around it (default 300 views, 640x480, no EXIF): dense view sets with "
+                  "few features per image");
+  object_flag->excludes(sequence)->excludes(street_flag);
+  app.add_option("--object-focal-px", object->focal_px,
+                 "--object: true focal length, px (the guess without EXIF is 1.2 x the longer side: the "
+                 "default is 4x that at 640x480)")
+      ->capture_default_str();
   AddFlightOptions(app, flight_mode.get(), flight.get());
   auto count = std::make_shared<int>(0);
   app.add_option("--num-images", *count,
-                 "Number of images (default 12, 80 with --sequence, 56 with --street, 150 with --flight)");
+                 "Number of images (default 12, 80 with --sequence, 56 with --street, 150 with --flight, 300 with "
+                 "--object)");
   auto* width = app.add_option("--width", options->width, "Image width, px")->capture_default_str();
   auto* height = app.add_option("--height", options->height, "Image height, px")->capture_default_str();
   app.add_option("--seed", options->seed, "Scene seed")->capture_default_str();
@@ -102,6 +114,12 @@ CommandRunner AddSynthCommand(CLI::App& app) {
       if (height->count() > 0) street->height = options->height;
       street->seed = options->seed;
       WriteSyntheticStreet(*street, *out_dir);
+    } else if (object_flag->count() > 0) {
+      if (*count > 0) object->num_views = *count;
+      if (width->count() > 0) object->width = options->width;
+      if (height->count() > 0) object->height = options->height;
+      object->seed = options->seed;
+      WriteSyntheticObject(*object, *out_dir);
     } else {
       if (*count > 0) (options->sequence ? options->num_frames : options->num_images) = *count;
       WriteSyntheticScene(*options, *out_dir);

@@ -136,17 +136,32 @@ bool IncrementalMapper::RegisterInitialPair(const VerifiedPair& pair, double min
   const double focal = 0.5 * (camera1.MeanFocal() + camera2.MeanFocal());
   const RelativePoseResult relative =
       InitialRelativePose(pair, n1, n2, options_.max_reproj_error_px / focal, NextSeed());
-  if (!relative.success || relative.num_inliers < options_.init_min_num_points) return false;
+  using Outcome = InitialPairAttempts::Outcome;
+  if (!relative.success || relative.num_inliers < options_.init_min_num_points) {
+    initial_attempts_.Record(pair.pair, Outcome::kFewPoseInliers);
+    return false;
+  }
   // Judge the pair's parallax before committing to it.
   const std::optional<double> median_angle =
       MedianTriangulationAngleDeg(relative, n1, n2, options_.init_min_num_points);
-  if (!median_angle || *median_angle < min_angle_deg) return false;
+  if (!median_angle) {
+    initial_attempts_.Record(pair.pair, Outcome::kFewPoseInliers);  // too few in front of both
+    return false;
+  }
+  initial_attempts_.widest_median_angle_deg = std::max(initial_attempts_.widest_median_angle_deg, *median_angle);
+  if (*median_angle < min_angle_deg) {
+    initial_attempts_.Record(pair.pair, Outcome::kLowParallax);
+    return false;
+  }
 
   image1.registered = image2.registered = true;
   image1.cam_from_world = Rigid3d();
   image2.cam_from_world = relative.cam2_from_cam1;
   TriangulateImage(id2);
   if (static_cast<int>(scene_.points.size()) < options_.init_min_num_points) {
+    initial_attempts_.Record(pair.pair, Outcome::kFewTrackPoints);
+    initial_attempts_.most_track_points =
+        std::max(initial_attempts_.most_track_points, static_cast<int>(scene_.points.size()));
     // Undo: the tracks did not confirm the pair.
     std::vector<int> ids;
     for (const auto& [id, point] : scene_.points) ids.push_back(id);
@@ -165,6 +180,11 @@ bool IncrementalMapper::RegisterInitialPair(const VerifiedPair& pair, double min
                                     << *median_angle << " deg, " << scene_.points.size()
                                     << " points)");
   return true;
+}
+
+std::string IncrementalMapper::InitialPairFailure() const {
+  return DescribeInitialPairFailure(initial_attempts_, pairs_, tracks_, options_.init_min_num_points,
+                                    options_.init_lowest_tri_angle_deg);
 }
 
 std::vector<int> IncrementalMapper::NextImages() {
@@ -569,8 +589,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   IncrementalMapper mapper(options, tracks, pairs, scene);
   MapperSummary summary;
   if (!mapper.FindAndRegisterInitialPair()) {
-    summary.failure_reason =
-        "no image pair has enough verified matches with enough parallax to start a model";
+    summary.failure_reason = mapper.InitialPairFailure();
     return summary;
   }
   mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, BundleAdjustmentOptions::LossType::kTrivial, false);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sfm/ba/bundle_adjuster.h"
+#include "sfm/mapper/initial_pair_failure.h"
 #include "sfm/mapper/mapper_options.h"
 #include "sfm/mapper/track_visibility.h"
 #include "sfm/scene/scene.h"
@@ -80,6 +81,8 @@ class IncrementalMapper {
   // when the pair's median triangulation angle is >= min_angle_deg and at least
   // init_min_num_points points result; otherwise leaves the scene unchanged and returns false.
   bool RegisterInitialPair(const VerifiedPair& pair, double min_angle_deg);
+  // After FindAndRegisterInitialPair failed: why, in one sentence (initial_pair_failure.h).
+  std::string InitialPairFailure() const;
 
   // Unregistered images seeing at least abs_pose_min_num_inliers points (or
   // abs_pose_stalled_min_num_inliers while relaxed), most first (ties: higher id first),
@@ -168,6 +171,7 @@ class IncrementalMapper {
   uint64_t seed_counter_ = 0;
   std::set<int> principal_point_cameras_;
   std::vector<TrackElement> keyframe_track_;  // scratch of TriangulateOrExtend
+  InitialPairAttempts initial_attempts_;      // of RegisterInitialPair, for InitialPairFailure
 };
 
 // The refinement both mappers end with: global adjustments, filtering and re-triangulation of

@@ -171,6 +171,8 @@ void WriteSummary(const ReconstructionResult& result, const RunDescription& run,
                                                    std::to_string(stats.num_verified_matches));
   if (stats.num_keyframes > 0) WriteRow(out, "keyframes", std::to_string(stats.num_keyframes));
   WriteRow(out, "tracks", std::to_string(stats.num_tracks));
+  WriteRow(out, "matched features in tracks", std::to_string(stats.num_features_in_tracks) + " / " +
+                                                  std::to_string(stats.num_matched_features));
   WriteRow(out, "bundle adjustments global / local", std::to_string(result.mapper.num_global_ba) +
                                                          " / " + std::to_string(result.mapper.num_local_ba));
   WriteRow(out, "device", run.device);

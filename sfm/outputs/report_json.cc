@@ -87,6 +87,9 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"loop_pairs_matched\": " << stats.num_loop_pairs << ",\n";
     out << "  \"loop_pairs_verified\": " << stats.num_loop_pairs_verified << ",\n";
     out << "  \"tracks\": " << stats.num_tracks << ",\n";
+    out << "  \"matched_features\": " << stats.num_matched_features << ",\n";
+    out << "  \"features_in_tracks\": " << stats.num_features_in_tracks << ",\n";
+    out << "  \"refused_track_matches\": " << stats.num_refused_track_matches << ",\n";
     out << "  \"registered_images\": " << scene.NumRegisteredImages() << ",\n";
     out << "  \"unregistered_images\": [";
     bool first = true;

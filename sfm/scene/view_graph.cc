@@ -37,12 +37,10 @@ std::vector<char> LargestConnectedComponent(int num_images, const std::vector<Im
 }
 
 TrackSet BuildViewGraphTracks(const Scene& scene, const std::vector<VerifiedPair>& pairs) {
-  std::vector<int> num_keypoints;
-  for (const SceneImage& image : scene.images) num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
   std::vector<PairMatches> matches;
   matches.reserve(pairs.size());
   for (const VerifiedPair& pair : pairs) matches.push_back({pair.pair, pair.geometry.inlier_matches});
-  return BuildTracks(num_keypoints, matches);
+  return BuildTracks(scene, matches);
 }
 
 SubViewGraph ExtractSubViewGraph(const Scene& scene, const std::vector<VerifiedPair>& pairs,

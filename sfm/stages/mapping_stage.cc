@@ -1,6 +1,7 @@
 #include "sfm/stages/mapping_stage.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <optional>
 #include <utility>
 
@@ -62,8 +63,16 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
 
   const TrackSet tracks = BuildViewGraphTracks(graph.scene, graph.pairs);
   statistics.num_tracks = static_cast<int>(tracks.tracks.size());
-  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << " (" << tracks.num_dropped_inconsistent
-                             << " inconsistent dropped)");
+  statistics.num_matched_features = tracks.num_matched_features;
+  statistics.num_features_in_tracks = tracks.num_features_in_tracks;
+  statistics.num_refused_track_matches = tracks.num_refused_matches;
+  PROJ_LOG(kInfo, "tracks: " << tracks.tracks.size() << ", holding " << tracks.num_features_in_tracks << " of "
+                             << tracks.num_matched_features << " matched features ("
+                             << std::fixed << std::setprecision(1) << 100 * tracks.KeptShare() << "%); "
+                             << tracks.num_dropped_chains << " conflicting chains dropped, "
+                             << tracks.num_refused_matches << " matches refused (two keypoints of one image in a "
+                             << "track), " << tracks.num_contested_tracks << " tracks dropped for them, "
+                             << tracks.num_colocated_keypoints << " co-located keypoints merged");
   std::optional<GcpFile> gcp_file;  // checked against the images before the mapper's work
   if (!options.ground_control.gcp_path.empty()) gcp_file = ReadGcpFileForScene(options.ground_control, graph.scene);
   MarkKeyframes(options, tracks, &graph.scene, &statistics);

@@ -53,6 +53,9 @@ struct MappingCounts {
   int num_pairs_verified = 0;  // pairs with a non-degenerate geometry
   long long num_verified_matches = 0;
   int num_tracks = 0;
+  int num_matched_features = 0;    // observations in a verified match (track_builder.h)
+  int num_features_in_tracks = 0;  // of those, the ones the tracks hold
+  int num_refused_track_matches = 0;  // matches that would have made a track inconsistent
   int num_cameras = 0;
   // Keyframes by parallax of ordered input (keyframe_mode), 0 when not used.
   int num_parallax_keyframes = 0;

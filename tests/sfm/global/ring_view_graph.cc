@@ -60,12 +60,10 @@ RingViewGraph MakeRingViewGraph(const RingViewGraphOptions& options) {
   out.input.points.clear();
   out.input.next_point_id = 0;
   for (int c = 0; c < num_cameras; ++c) out.input.cameras[c].SetFocal(options.prior_focal_px[c]);
-  std::vector<int> num_keypoints;
   for (SceneImage& image : out.input.images) {
     image.registered = false;
     image.cam_from_world = Rigid3d();
     std::fill(image.point3d_ids.begin(), image.point3d_ids.end(), kInvalidId);
-    num_keypoints.push_back(static_cast<int>(image.keypoints.size()));
   }
   // Every pair's correspondences (the true points they share), verified under the priors.
   std::vector<std::vector<std::vector<FeatureMatch>>> matches(
@@ -93,7 +91,7 @@ RingViewGraph MakeRingViewGraph(const RingViewGraphOptions& options) {
       out.pairs.push_back({{i, j}, std::move(geometry)});
     }
   }
-  out.tracks = BuildTracks(num_keypoints, verified_matches);
+  out.tracks = BuildTracks(out.input, verified_matches);
   return out;
 }
 
