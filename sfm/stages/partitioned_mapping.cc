@@ -58,6 +58,10 @@ PartModel MapPart(const ReconstructionOptions& options, const Scene& scene, cons
   PartModel part;
   part.image_ids = image_ids;
   part.scene = std::move(sub.scene);
+  // Unit quaternions, as a part file stores them (part_files.h): the merged model is then the
+  // same whether its parts were mapped here or by the tasks of a cluster, to the last bit
+  // (a nadir block's final adjustments amplify differences of 1e-16 to millimetres).
+  for (SceneImage& image : part.scene.images) image.cam_from_world.rotation.normalize();
   if (!keep_points) {
     // The merge reads poses and intrinsics only; a part's keypoints and points are its bulk.
     part.scene.points.clear();
