@@ -11,6 +11,7 @@ namespace proj {
 
 void GlobalMapperOptions::Check() const {
   PROJ_REQUIRE(min_pair_inliers >= 5, "global mapper min_pair_inliers must be >= 5");
+  PROJ_REQUIRE(planar_pair_weight >= 0, "global mapper planar_pair_weight must be >= 0");
   PROJ_REQUIRE(max_rotation_error_deg > 0, "global mapper max_rotation_error_deg must be > 0");
   PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
@@ -27,7 +28,7 @@ GlobalRotations EstimateGlobalRotations(const GlobalMapperOptions& options, int 
   GlobalMapperTrace local;
   if (!trace) trace = &local;
   GlobalRotations result;
-  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.use_planar_pairs);
+  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.planar_pair_weight);
   result.in_model = LargestConnectedComponent(num_images, edges);
   edges = EdgesWithin(edges, result.in_model);
   result.rotations = AverageRotations(options.rotation_averaging, num_images, edges, &trace->rotation_averaging);

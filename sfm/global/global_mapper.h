@@ -25,7 +25,7 @@ namespace proj {
 struct GlobalMapperOptions {
   // Step 0 (focal calibration and relative poses again): refinement.calibration.
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
-  bool use_planar_pairs = false;       // UsableRelativeRotations
+  double planar_pair_weight = 0.1;     // UsableRelativeRotations; 0: planar pairs not averaged
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
   RotationAveragingOptions rotation_averaging;
   GlobalPositioningOptions positioning;
