@@ -101,8 +101,11 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   positioning.num_threads = options.refinement.num_threads;
   positioning.seed = options.refinement.seed;
   trace->num_positioning_tracks = static_cast<int>(selected.size());
-  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings);
+  const std::map<int, PositionPrior> no_priors;
+  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings,
+                                                options.refinement.priors.enabled ? scene->position_priors : no_priors);
   PROJ_LOG(kInfo, "global positioning: " << selected.size() << " tracks, "
+                                         << (trace->positioning.used_priors ? "GPS priors, " : "")
                                          << trace->positioning.num_iterations << " iterations, "
                                          << timer.ElapsedSeconds() << " s ("
                                          << trace->positioning.message << ")");
@@ -118,7 +121,7 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
     if (!rotations.in_model[i] || !positioned[i]) continue;
     SceneImage& image = scene->images[i];
     image.registered = true;
-    const Eigen::Quaterniond& rotation = rotations.rotations[i];
+    const Eigen::Quaterniond rotation = rotations.rotations[i] * trace->positioning.priors_from_bearings.conjugate();
     image.cam_from_world = Rigid3d(rotation, -(rotation * trace->positioning.centres[i]));
   }
   trace->positioning.centres.clear();
@@ -146,6 +149,10 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
     // it: an adjustment dragging them along takes its full iterations (castle-P19).
     mapper.FilterPoints(nullptr);
   }
+  // Images the view graph filters or the positioning left out, registered as the incremental
+  // mapper registers them, from the points of the positioned ones.
+  const int added = RegisterRemainingImages(refinement, &mapper, scene);
+  if (added > 0) PROJ_LOG(kInfo, "global mapper: " << added << " images registered after positioning");
   // Timed as the incremental mapper times its final refinement.
   const MapperStepTimes before_final = mapper.summary().times;
   const Timer final_timer;

@@ -470,6 +470,53 @@ void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper
   }
 }
 
+int RegisterRemainingImages(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
+  const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
+  const int total = static_cast<int>(scene->images.size());
+  const int registered_before = scene->NumRegisteredImages();
+  int registered = registered_before;
+  int registered_at_last_global = registered;
+  Progress progress("registering images", total, "images");
+  progress.Advance(registered);
+  bool added = true;
+  while (added) {
+    ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
+    added = false;
+    for (int candidate : mapper->NextImages()) {
+      if (!mapper->RegisterImage(candidate)) continue;
+      added = true;
+      ++registered;
+      if (mapper->registration_relaxed()) {
+        PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
+        mapper->SetRegistrationRelaxed(false);
+      }
+      mapper->TriangulateImage(candidate);
+      if (registered < options.global_ba_always_below ||
+          registered >= options.global_ba_growth * registered_at_last_global) {
+        mapper->GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
+        registered_at_last_global = registered;
+      } else {
+        mapper->LocalAdjust(candidate);
+      }
+      progress.Advance();
+      PROJ_LOG(kDebug, "registered images: " << registered << "/" << total << " ('"
+                                            << scene->images[candidate].name << "', "
+                                            << scene->points.size() << " points)");
+      break;  // the new points change who sees the most
+    }
+    if (!added && !mapper->registration_relaxed() && registered < total &&
+        options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
+      // Stalled: try once more with fewer points before giving up on the rest.
+      added = true;
+      mapper->SetRegistrationRelaxed(true);
+      PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
+                          << " points to register from; trying with "
+                          << options.abs_pose_stalled_min_num_inliers);
+    }
+  }
+  return registered - registered_before;
+}
+
 MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, const TrackSet& tracks,
                                    const std::vector<VerifiedPair>& verified_pairs, Scene* scene) {
   std::vector<VerifiedPair> updated_pairs;
@@ -486,48 +533,7 @@ MapperSummary RunIncrementalMapper(const IncrementalMapperOptions& options, cons
   }
   const auto kTrivial = BundleAdjustmentOptions::LossType::kTrivial;
   mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
-  const int total = static_cast<int>(scene->images.size());
-  int registered = 2;
-  int registered_at_last_global = registered;
-  PROJ_LOG(kDebug, "registered images: " << registered << "/" << total);
-  Progress progress("registering images", total, "images");
-  progress.Advance(registered);
-  bool added = true;
-  while (added) {
-    ThrowIfInterrupted();  // the model is not stored: an interrupted mapping starts again
-    added = false;
-    for (int candidate : mapper.NextImages()) {
-      if (!mapper.RegisterImage(candidate)) continue;
-      added = true;
-      ++registered;
-      if (mapper.registration_relaxed()) {
-        PROJ_LOG(kInfo, "registered '" << scene->images[candidate].name << "' with the relaxed threshold");
-        mapper.SetRegistrationRelaxed(false);
-      }
-      mapper.TriangulateImage(candidate);
-      if (registered < options.global_ba_always_below ||
-          registered >= options.global_ba_growth * registered_at_last_global) {
-        mapper.GlobalAdjust(options.global_ba_max_iterations, 1e-6, kTrivial, false);
-        registered_at_last_global = registered;
-      } else {
-        mapper.LocalAdjust(candidate);
-      }
-      progress.Advance();
-      PROJ_LOG(kDebug, "registered images: " << registered << "/" << total << " ('"
-                                            << scene->images[candidate].name << "', "
-                                            << scene->points.size() << " points)");
-      break;  // the new points change who sees the most
-    }
-    if (!added && !mapper.registration_relaxed() && registered < total &&
-        options.abs_pose_stalled_min_num_inliers < options.abs_pose_min_num_inliers) {
-      // Stalled: try once more with fewer points before giving up on the rest.
-      added = true;
-      mapper.SetRegistrationRelaxed(true);
-      PROJ_LOG(kInfo, "no image left with " << options.abs_pose_min_num_inliers
-                          << " points to register from; trying with "
-                          << options.abs_pose_stalled_min_num_inliers);
-    }
-  }
+  RegisterRemainingImages(options, &mapper, scene);
   // Timed as a whole: the steps' own times are restored afterwards.
   const MapperStepTimes before_final = mapper.summary().times;
   const MapperStepTimes cpu_before_final = mapper.summary().cpu_times;

@@ -169,6 +169,13 @@ class IncrementalMapper {
   std::vector<TrackElement> keyframe_track_;  // scratch of TriangulateOrExtend
 };
 
+// The growth both mappers share: registers unregistered images one at a time, the one that sees
+// the most points first, each triangulated and adjusted locally (the whole model at the
+// options' geometric growth intervals), until none can be, relaxing the registration once when
+// stalled. The incremental mapper grows its initial pair so; the global mapper adds the images
+// its rotation averaging or positioning left out. Returns the number of images registered.
+int RegisterRemainingImages(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
+
 // The refinement both mappers end with: global adjustments, filtering and re-triangulation of
 // every track until the model stops changing, then, with principal_point kAuto, the principal
 // points of the cameras whose views constrain them (principal_point_rule.h).
