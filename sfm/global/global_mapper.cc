@@ -132,7 +132,9 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   timer.Restart();
   const IncrementalMapperOptions& refinement = options.refinement;
   IncrementalMapper mapper(refinement, tracks, pairs, scene);
-  mapper.FinishGrowing();  // every camera is placed: its adjustments refine all intrinsics
+  // Lens distortion held until the final refinement, as the incremental mapper holds it while
+  // growing: refined from the roughly positioned cameras, a nadir survey's k1 trades against a
+  // bowl of the whole block ("doming", mapper_options.h) and the final rounds do not climb back.
   double factor = options.initial_reproj_error_factor;
   mapper.SetMaxReprojErrorPx(refinement.max_reproj_error_px * factor);
   std::vector<int> all_tracks(tracks.tracks.size());
@@ -156,6 +158,7 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   // Timed as the incremental mapper times its final refinement.
   const MapperStepTimes before_final = mapper.summary().times;
   const Timer final_timer;
+  mapper.FinishGrowing();
   RefineFinalModel(refinement, &mapper, scene);
   MapperStepTimes times = before_final;
   times.final_ba = final_timer.ElapsedSeconds();

@@ -9,9 +9,9 @@
 //   3. global positioning of camera centres and a subset of points (global_positioning.h),
 //      pulled towards the GPS priors when the scene has them;
 //   4. refinement shared with the incremental mapper: triangulation of every track from the
-//      positioned cameras, then rounds of global bundle adjustment (intrinsics included),
-//      filtering and re-triangulation with a reprojection threshold tightened to the
-//      incremental mapper's; the images steps 1-3 left out registered as the incremental
+//      positioned cameras, then rounds of global bundle adjustment (lens distortion held, as
+//      the incremental mapper holds it while growing), filtering and re-triangulation with a
+//      reprojection threshold tightened to the incremental mapper's; the images steps 1-3 left out registered as the incremental
 //      mapper registers them (RegisterRemainingImages); its final refinement
 //      (RefineFinalModel: rounds until stable, then the principal point where the views
 //      constrain it).
