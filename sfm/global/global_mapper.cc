@@ -11,6 +11,7 @@ namespace proj {
 
 void GlobalMapperOptions::Check() const {
   PROJ_REQUIRE(min_pair_inliers >= 5, "global mapper min_pair_inliers must be >= 5");
+  PROJ_REQUIRE(planar_pair_weight >= 0, "global mapper planar_pair_weight must be >= 0");
   PROJ_REQUIRE(max_rotation_error_deg > 0, "global mapper max_rotation_error_deg must be > 0");
   PROJ_REQUIRE(positioning_min_track_length >= 2, "global mapper track length must be >= 2");
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
@@ -27,7 +28,7 @@ GlobalRotations EstimateGlobalRotations(const GlobalMapperOptions& options, int 
   GlobalMapperTrace local;
   if (!trace) trace = &local;
   GlobalRotations result;
-  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.use_planar_pairs);
+  std::vector<RelativeRotation> edges = UsableRelativeRotations(verified_pairs, options.min_pair_inliers, options.planar_pair_weight);
   result.in_model = LargestConnectedComponent(num_images, edges);
   edges = EdgesWithin(edges, result.in_model);
   result.rotations = AverageRotations(options.rotation_averaging, num_images, edges, &trace->rotation_averaging);
@@ -100,8 +101,11 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   positioning.num_threads = options.refinement.num_threads;
   positioning.seed = options.refinement.seed;
   trace->num_positioning_tracks = static_cast<int>(selected.size());
-  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings);
+  const std::map<int, PositionPrior> no_priors;
+  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings,
+                                                options.refinement.priors.enabled ? scene->position_priors : no_priors);
   PROJ_LOG(kInfo, "global positioning: " << selected.size() << " tracks, "
+                                         << (trace->positioning.used_priors ? "GPS priors, " : "")
                                          << trace->positioning.num_iterations << " iterations, "
                                          << timer.ElapsedSeconds() << " s ("
                                          << trace->positioning.message << ")");
@@ -117,7 +121,7 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
     if (!rotations.in_model[i] || !positioned[i]) continue;
     SceneImage& image = scene->images[i];
     image.registered = true;
-    const Eigen::Quaterniond& rotation = rotations.rotations[i];
+    const Eigen::Quaterniond rotation = rotations.rotations[i] * trace->positioning.priors_from_bearings.conjugate();
     image.cam_from_world = Rigid3d(rotation, -(rotation * trace->positioning.centres[i]));
   }
   trace->positioning.centres.clear();
@@ -128,12 +132,19 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   timer.Restart();
   const IncrementalMapperOptions& refinement = options.refinement;
   IncrementalMapper mapper(refinement, tracks, pairs, scene);
-  mapper.FinishGrowing();  // every camera is placed: its adjustments refine all intrinsics
+  // Lens distortion held until the final refinement, as the incremental mapper holds it while
+  // growing: refined from the roughly positioned cameras, a nadir survey's k1 trades against a
+  // bowl of the whole block ("doming", mapper_options.h) and the final rounds do not climb back.
   TriangulatePlacedCameras(refinement, options.initial_reproj_error_factor, options.reproj_error_factor_step,
                            &mapper, scene);
+  // Images the view graph filters or the positioning left out, registered as the incremental
+  // mapper registers them, from the points of the positioned ones.
+  const int added = GrowModel(refinement, &mapper, scene);
+  if (added > 0) PROJ_LOG(kInfo, "global mapper: " << added << " images registered after positioning");
   // Timed as the incremental mapper times its final refinement.
   const MapperStepTimes before_final = mapper.summary().times;
   const Timer final_timer;
+  mapper.FinishGrowing();
   RefineFinalModel(refinement, &mapper, scene);
   MapperStepTimes times = before_final;
   times.final_ba = final_timer.ElapsedSeconds();

@@ -2,15 +2,19 @@
 //   0. focal lengths of the cameras without an EXIF focal length from the pairs' fundamental
 //      matrices, and the relative poses of their pairs estimated again under them
 //      (view_graph_calibration.h, the incremental mapper's first step too);
-//   1. view graph: pairs with a relative pose, largest connected component;
+//   1. view graph: pairs with a relative pose (planar ones with less weight), largest
+//      connected component;
 //   2. rotation averaging (rotation_averaging.h), dropping pairs inconsistent with the averaged
 //      rotations and averaging again;
-//   3. global positioning of camera centres and a subset of points (global_positioning.h);
+//   3. global positioning of camera centres and a subset of points (global_positioning.h),
+//      pulled towards the GPS priors when the scene has them;
 //   4. refinement shared with the incremental mapper: triangulation of every track from the
-//      positioned cameras, then rounds of global bundle adjustment (intrinsics included),
-//      filtering and re-triangulation with a reprojection threshold tightened to the
-//      incremental mapper's, and its final refinement (RefineFinalModel: rounds until stable,
-//      then the principal point where the views constrain it).
+//      positioned cameras, then rounds of global bundle adjustment (lens distortion held, as
+//      the incremental mapper holds it while growing), filtering and re-triangulation with a
+//      reprojection threshold tightened to the incremental mapper's; the images steps 1-3 left out registered as the incremental
+//      mapper registers them (RegisterRemainingImages); its final refinement
+//      (RefineFinalModel: rounds until stable, then the principal point where the views
+//      constrain it).
 // Cost grows with the number of images and pairs, not with the number of registration steps;
 // see README "Mappers" for when it beats the incremental mapper.
 #pragma once
@@ -25,7 +29,7 @@ namespace proj {
 struct GlobalMapperOptions {
   // Step 0 (focal calibration and relative poses again): refinement.calibration.
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
-  bool use_planar_pairs = false;       // UsableRelativeRotations
+  double planar_pair_weight = 0.1;     // UsableRelativeRotations; 0: planar pairs not averaged
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
   RotationAveragingOptions rotation_averaging;
   GlobalPositioningOptions positioning;
@@ -55,8 +59,8 @@ struct GlobalMapperTrace {
 };
 
 // Same contract as RunIncrementalMapper: `scene` holds cameras and images with keypoints,
-// nothing registered; on return it holds the model (images outside the largest component of
-// the view graph, or left with no observation, stay unregistered).
+// nothing registered; on return it holds the model (images that neither the global steps nor
+// the incremental registration place, or left with no observation, stay unregistered).
 MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet& tracks,
                               const std::vector<VerifiedPair>& verified_pairs, Scene* scene,
                               GlobalMapperTrace* trace = nullptr);

@@ -1,14 +1,20 @@
 #include "sfm/global/global_positioning.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <optional>
 #include <numeric>
 #include <random>
 #include <thread>
 
+#include <Eigen/Eigenvalues>
 #include <ceres/ceres.h>
+#include <ceres/rotation.h>
 
 #include "core/check.h"
 #include "core/timer.h"
+#include "geometry/ransac/estimate_similarity.h"
 
 namespace proj {
 
@@ -17,6 +23,10 @@ void GlobalPositioningOptions::Check() const {
   PROJ_REQUIRE(init_extent > 0, "global positioning init_extent must be > 0");
   PROJ_REQUIRE(max_iterations > 0, "global positioning max_iterations must be > 0");
   PROJ_REQUIRE(num_threads >= 0, "global positioning num_threads must be >= 0");
+  PROJ_REQUIRE(prior_weight > 0, "global positioning prior_weight must be > 0");
+  PROJ_REQUIRE(prior_loss_scale > 0, "global positioning prior_loss_scale must be > 0");
+  PROJ_REQUIRE(min_priors >= 2, "global positioning min_priors must be >= 2");
+  PROJ_REQUIRE(prior_min_spread_sigmas >= 0, "global positioning prior_min_spread_sigmas must be >= 0");
 }
 
 namespace {
@@ -32,57 +42,103 @@ struct BearingCost {
   Eigen::Vector3d direction;
 };
 
-}  // namespace
+// The same with the bearing turned by a rotation common to all (angle-axis): the turn from the
+// rotations' world frame into the priors', refined with the positions.
+struct TurnedBearingCost {
+  explicit TurnedBearingCost(const Eigen::Vector3d& direction) : direction(direction) {}
+  template <typename T>
+  bool operator()(const T* centre, const T* point, const T* scale, const T* turn, T* residuals) const {
+    const T unturned[3] = {T(direction[0]), T(direction[1]), T(direction[2])};
+    T turned[3];
+    ceres::AngleAxisRotatePoint(turn, unturned, turned);
+    for (int k = 0; k < 3; ++k) residuals[k] = turned[k] - scale[0] * (point[k] - centre[k]);
+    return true;
+  }
+  Eigen::Vector3d direction;
+};
 
-GlobalPositioningResult PositionCamerasAndPoints(
-    const GlobalPositioningOptions& options, int num_images,
-    const std::vector<std::vector<BearingObservation>>& tracks) {
-  options.Check();
-  Timer timer;
-  GlobalPositioningResult result;
-  std::mt19937_64 rng(options.seed);
-  std::uniform_real_distribution<double> uniform(-options.init_extent, options.init_extent);
-  auto random_vector = [&] { return Eigen::Vector3d(uniform(rng), uniform(rng), uniform(rng)); };
-  result.centres.assign(num_images, Eigen::Vector3d::Zero());
-  for (auto& centre : result.centres) centre = random_vector();
-  result.points.resize(tracks.size());
-  for (auto& point : result.points) point = random_vector();
-  size_t num_observations = 0;
-  for (const auto& track : tracks) num_observations += track.size();
-  std::vector<double> scales(num_observations, 1.0);  // stable addresses: sized once
+// weight (c - prior) / sigma per axis.
+struct PriorCost {
+  PriorCost(const PositionPrior& prior, double weight) : prior(prior), weight(weight) {}
+  template <typename T>
+  bool operator()(const T* centre, T* residuals) const {
+    for (int k = 0; k < 3; ++k) residuals[k] = T(weight / prior.sigma[k]) * (centre[k] - T(prior.position[k]));
+    return true;
+  }
+  PositionPrior prior;
+  double weight;
+};
 
+// The priors of the images in `used`, or none when they are too few or their centres lie
+// nearly on a line (options): a single flight line, or a hovering drone's one fix for all,
+// cannot say how the bearings' frame turns into the priors'.
+std::map<int, PositionPrior> UsablePriors(const GlobalPositioningOptions& options,
+                                          const std::map<int, PositionPrior>& priors,
+                                          const std::vector<char>& used) {
+  std::map<int, PositionPrior> usable;
+  for (const auto& [image_id, prior] : priors) {
+    if (image_id >= 0 && image_id < static_cast<int>(used.size()) && used[image_id]) usable.emplace(image_id, prior);
+  }
+  if (static_cast<int>(usable.size()) < options.min_priors) return {};
+  Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+  double sigma = 0;
+  for (const auto& [image_id, prior] : usable) {
+    mean += prior.position / usable.size();
+    sigma += prior.sigma.norm() / usable.size();
+  }
+  Eigen::Matrix3d covariance = Eigen::Matrix3d::Zero();
+  for (const auto& [image_id, prior] : usable) {
+    covariance += (prior.position - mean) * (prior.position - mean).transpose() / usable.size();
+  }
+  // Eigenvalues ascending: the middle one is the spread across the principal line.
+  const Eigen::Vector3d spread = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(covariance).eigenvalues();
+  if (std::sqrt(std::max(spread(1), 0.0)) <= options.prior_min_spread_sigmas * sigma) return {};
+  return usable;
+}
+
+// Minimises the bearing residuals, and the priors' when given, from the current centres,
+// points and scales (one per observation, in track order). With priors the bearings turn by
+// *turn (angle-axis), refined too.
+ceres::Solver::Summary Solve(const GlobalPositioningOptions& options,
+                             const std::vector<std::vector<BearingObservation>>& tracks,
+                             const std::map<int, PositionPrior>& priors, const std::vector<char>& used,
+                             std::vector<Eigen::Vector3d>* centres, std::vector<Eigen::Vector3d>* points,
+                             std::vector<double>* scales, Eigen::Vector3d* turn) {
   ceres::Problem::Options problem_options;
   problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
   ceres::Problem problem(problem_options);
   ceres::HuberLoss loss(options.loss_scale);
+  ceres::HuberLoss prior_loss(options.prior_loss_scale * options.prior_weight);
   auto* ordering = new ceres::ParameterBlockOrdering;
   size_t next_scale = 0;
-  std::vector<char> used(num_images, 0);
   for (size_t t = 0; t < tracks.size(); ++t) {
     for (const BearingObservation& observation : tracks[t]) {
-      PROJ_CHECK(observation.image_id >= 0 && observation.image_id < num_images, "bad image id");
-      double* scale = &scales[next_scale++];
-      problem.AddResidualBlock(
-          new ceres::AutoDiffCostFunction<BearingCost, 3, 3, 3, 1>(new BearingCost(observation.direction)),
-          &loss, result.centres[observation.image_id].data(), result.points[t].data(), scale);
+      double* scale = &(*scales)[next_scale++];
+      double* centre = (*centres)[observation.image_id].data();
+      if (priors.empty()) {
+        problem.AddResidualBlock(
+            new ceres::AutoDiffCostFunction<BearingCost, 3, 3, 3, 1>(new BearingCost(observation.direction)),
+            &loss, centre, (*points)[t].data(), scale);
+      } else {
+        problem.AddResidualBlock(new ceres::AutoDiffCostFunction<TurnedBearingCost, 3, 3, 3, 1, 3>(
+                                     new TurnedBearingCost(observation.direction)),
+                                 &loss, centre, (*points)[t].data(), scale, turn->data());
+      }
       // Lower bound, not zero: a zero scale would satisfy nothing and stall the point.
       problem.SetParameterLowerBound(scale, 0, 1e-5);
       ordering->AddElementToGroup(scale, 0);
-      used[observation.image_id] = 1;
     }
-    ordering->AddElementToGroup(result.points[t].data(), 1);
+    ordering->AddElementToGroup((*points)[t].data(), 1);
   }
-  int num_used = 0;
-  for (int i = 0; i < num_images; ++i) {
-    if (!used[i]) continue;
-    ++num_used;
-    ordering->AddElementToGroup(result.centres[i].data(), 1);
+  for (const auto& [image_id, prior] : priors) {
+    problem.AddResidualBlock(
+        new ceres::AutoDiffCostFunction<PriorCost, 3, 3>(new PriorCost(prior, options.prior_weight)),
+        &prior_loss, (*centres)[image_id].data());
   }
-  if (num_used < 2) {
-    delete ordering;
-    result.message = "fewer than two images observed";
-    return result;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) ordering->AddElementToGroup((*centres)[i].data(), 1);
   }
+  if (!priors.empty()) ordering->AddElementToGroup(turn->data(), 1);
   ceres::Solver::Options solver;
   solver.max_num_iterations = options.max_iterations;
   solver.function_tolerance = options.function_tolerance;
@@ -99,8 +155,88 @@ GlobalPositioningResult PositionCamerasAndPoints(
   }
   ceres::Solver::Summary summary;
   ceres::Solve(solver, &problem, &summary);
-  result.success = summary.IsSolutionUsable();
+  return summary;
+}
+
+// The similarity from the positioned centres to their priors (RANSAC: fixes within
+// prior_loss_scale sigmas are inliers); nullopt when fewer than min_priors agree.
+std::optional<Sim3d> AlignToPriors(const GlobalPositioningOptions& options,
+                                   const std::vector<Eigen::Vector3d>& centres,
+                                   const std::map<int, PositionPrior>& priors) {
+  std::vector<Eigen::Vector3d> from, to;
+  double sigma = 0;
+  for (const auto& [image_id, prior] : priors) {
+    from.push_back(centres[image_id]);
+    to.push_back(prior.position);
+    sigma += prior.sigma.norm() / priors.size();
+  }
+  RansacOptions ransac;
+  ransac.max_error = options.prior_loss_scale * sigma;
+  ransac.seed = options.seed;
+  const RansacReport<Sim3d> report = EstimateSimilarityTransform(ransac, from, to);
+  int num_inliers = 0;
+  for (char inlier : report.inlier_mask) num_inliers += inlier;
+  if (!report.success || num_inliers < options.min_priors) return std::nullopt;
+  return report.model;
+}
+
+}  // namespace
+
+GlobalPositioningResult PositionCamerasAndPoints(
+    const GlobalPositioningOptions& options, int num_images,
+    const std::vector<std::vector<BearingObservation>>& tracks,
+    const std::map<int, PositionPrior>& priors) {
+  options.Check();
+  Timer timer;
+  GlobalPositioningResult result;
+  std::vector<char> used(num_images, 0);
+  size_t num_observations = 0;
+  for (const auto& track : tracks) {
+    num_observations += track.size();
+    for (const BearingObservation& observation : track) {
+      PROJ_CHECK(observation.image_id >= 0 && observation.image_id < num_images, "bad image id");
+      used[observation.image_id] = 1;
+    }
+  }
+  if (std::count(used.begin(), used.end(), 1) < 2) {
+    result.message = "fewer than two images observed";
+    return result;
+  }
+  std::mt19937_64 rng(options.seed);
+  std::uniform_real_distribution<double> uniform(-options.init_extent, options.init_extent);
+  auto random_vector = [&] { return Eigen::Vector3d(uniform(rng), uniform(rng), uniform(rng)); };
+  result.centres.assign(num_images, Eigen::Vector3d::Zero());
+  for (auto& centre : result.centres) centre = random_vector();
+  result.points.resize(tracks.size());
+  for (auto& point : result.points) point = random_vector();
+  std::vector<double> scales(num_observations, 1.0);  // stable addresses: sized once
+  Eigen::Vector3d turn = Eigen::Vector3d::Zero();
+  ceres::Solver::Summary summary = Solve(options, tracks, {}, used, &result.centres, &result.points, &scales, &turn);
   result.num_iterations = static_cast<int>(summary.iterations.size());
+
+  // With priors: into their frame by the similarity that fits most of them, then once more
+  // with all of them, the bearings turned with the frame and the turn refined (the similarity
+  // fitted some of the fixes only). From the aligned start they move only what the bearings
+  // tie weakly, even a part the similarity did not fit.
+  const std::map<int, PositionPrior> usable_priors = UsablePriors(options, priors, used);
+  std::optional<Sim3d> aligned;
+  if (summary.IsSolutionUsable() && !usable_priors.empty()) aligned = AlignToPriors(options, result.centres, usable_priors);
+  if (aligned) {
+    for (auto& centre : result.centres) centre = *aligned * centre;
+    for (auto& point : result.points) point = *aligned * point;
+    for (double& scale : scales) scale /= aligned->scale;
+    std::vector<std::vector<BearingObservation>> turned = tracks;
+    for (auto& track : turned) {
+      for (BearingObservation& observation : track) observation.direction = aligned->rotation * observation.direction;
+    }
+    summary = Solve(options, turned, usable_priors, used, &result.centres, &result.points, &scales, &turn);
+    result.num_iterations += static_cast<int>(summary.iterations.size());
+    result.used_priors = true;
+    const double angle = turn.norm();
+    const Eigen::Vector3d axis = angle > 0 ? Eigen::Vector3d(turn / angle) : Eigen::Vector3d::UnitZ();
+    result.priors_from_bearings = Eigen::Quaterniond(Eigen::AngleAxisd(angle, axis)) * aligned->rotation;
+  }
+  result.success = summary.IsSolutionUsable();
   result.message = summary.message;
   result.time_s = timer.ElapsedSeconds();
   return result;

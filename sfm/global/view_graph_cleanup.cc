@@ -5,15 +5,16 @@
 namespace proj {
 
 std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
-                                                      int min_num_inliers, bool with_planar) {
+                                                      int min_num_inliers, double planar_weight) {
   std::vector<RelativeRotation> edges;
   for (const VerifiedPair& pair : pairs) {
     const TwoViewGeometry& geometry = pair.geometry;
     const int inliers = static_cast<int>(geometry.inlier_matches.size());
     if (!geometry.has_relative_pose || inliers < min_num_inliers) continue;
-    if (!with_planar && geometry.configuration == TwoViewConfiguration::kPlanar) continue;
-    edges.push_back({pair.pair.image1, pair.pair.image2,
-                     geometry.cam2_from_cam1.rotation.normalized(), static_cast<double>(inliers)});
+    const bool planar = geometry.configuration == TwoViewConfiguration::kPlanar;
+    if (planar && planar_weight <= 0) continue;
+    edges.push_back({pair.pair.image1, pair.pair.image2, geometry.cam2_from_cam1.rotation.normalized(),
+                     inliers * (planar ? planar_weight : 1.0)});
   }
   return edges;
 }

@@ -21,12 +21,16 @@ struct RelativeRotation {
 };
 
 // The relative rotations of the pairs with a relative pose and at least min_num_inliers inlier
-// matches, calibrated or uncalibrated (from E, or from F and the focal priors). Planar pairs
-// only with `with_planar`: the homography's decomposition is two-fold ambiguous, and on the
-// synthetic ring (textured boxes) wrong planar poses outnumbered what the robust averaging can
-// outvote. Panoramic pairs count: their rotation is as good as any.
+// matches, calibrated or uncalibrated (from E, or from F and the focal priors), weighted by
+// their inlier count. Planar pairs (a homography explains them) with their weight times
+// planar_weight, or not at all when it is 0: the homography's decomposition is two-fold
+// ambiguous, and on the synthetic ring (textured boxes) wrong planar poses outnumbered what
+// the robust averaging can outvote; but a nadir survey of flat ground has little else (a
+// 24-image flat flight: every pair planar), so they enter with less weight, the spanning tree
+// and the robust averaging prefer the other pairs, and a wrong one is dropped as inconsistent.
+// Panoramic pairs count: their rotation is as good as any.
 std::vector<RelativeRotation> UsableRelativeRotations(const std::vector<VerifiedPair>& pairs,
-                                                      int min_num_inliers, bool with_planar);
+                                                      int min_num_inliers, double planar_weight);
 
 // LargestConnectedComponent (view_graph.h) of the graph of `edges`.
 std::vector<char> LargestConnectedComponent(int num_images,

@@ -174,6 +174,7 @@ class IncrementalMapper {
   InitialPairAttempts initial_attempts_;      // of RegisterInitialPair, for InitialPairFailure
 };
 
+
 // The refinement both mappers end with: global adjustments, filtering and re-triangulation of
 // every track until the model stops changing, then, with principal_point kAuto, the principal
 // points of the cameras whose views constrain them (principal_point_rule.h).

@@ -1,6 +1,7 @@
 #include "sfm/global/global_positioning.h"
 
 #include <limits>
+#include <map>
 #include <random>
 
 #include <Eigen/Geometry>
@@ -63,6 +64,57 @@ TEST(GlobalPositioning, RecoversCentresFromRandomStartUpToSimilarity) {
 
 TEST(GlobalPositioning, WrongBearingsAreCappedByTheRobustLoss) {
   EXPECT_LT(PositionAndMeasure(MakeProblem(12, 150, 0.002, 0.1, 5)), 0.03);
+}
+
+// Two halves of the ring that share no point: the bearings leave their relative placement and
+// scale free (as flight lines tied by too few tracks), the priors fix them, in their frame (the
+// bearings' world frame is turned against the priors': rotation averaging fixes its own).
+TEST(GlobalPositioning, PriorsPlaceWhatTheBearingsLeaveFree) {
+  PositioningProblem problem = MakeProblem(12, 150, 0.002, 0, 3);
+  for (size_t p = 0; p < problem.tracks.size(); ++p) {
+    std::vector<BearingObservation> half;
+    for (const BearingObservation& observation : problem.tracks[p]) {
+      if ((observation.image_id < 6) == (p % 2 == 0)) half.push_back(observation);
+    }
+    problem.tracks[p] = half;
+  }
+  std::mt19937_64 rng(9);
+  std::normal_distribution<double> normal(0, 0.2);
+  const Eigen::Quaterniond turn(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
+  const Eigen::Vector3d shift(100, -50, 20);
+  std::map<int, PositionPrior> priors;
+  for (int i = 0; i < 12; ++i) {
+    priors[i].position = turn * problem.centres[i] + shift + Eigen::Vector3d(normal(rng), normal(rng), normal(rng));
+    priors[i].sigma = Eigen::Vector3d::Constant(0.2);
+  }
+  GlobalPositioningOptions options;
+  options.num_threads = 1;
+  const GlobalPositioningResult free = PositionCamerasAndPoints(options, 12, problem.tracks);
+  ASSERT_TRUE(free.success) << free.message;
+  EXPECT_FALSE(free.used_priors);
+  EXPECT_GT(testing::MaxAlignedDistance(problem.centres, free.centres, 10), 0.3);  // 6 m here
+
+  const GlobalPositioningResult fixed = PositionCamerasAndPoints(options, 12, problem.tracks, priors);
+  ASSERT_TRUE(fixed.success) << fixed.message;
+  EXPECT_TRUE(fixed.used_priors);
+  // The fixes are off by 0.2 m per axis (as 1.5 m of GPS at 80 m): the halves take their
+  // places (to 0.6 m here: each half's scale and offset come from its six fixes alone), and
+  // the frame is the priors' to within what the fixes tell.
+  EXPECT_LT(testing::MaxAlignedDistance(problem.centres, fixed.centres, 10), 0.1);
+  for (int i = 0; i < 12; ++i) EXPECT_LT((fixed.centres[i] - (turn * problem.centres[i] + shift)).norm(), 1.0) << i;
+  EXPECT_LT(fixed.priors_from_bearings.angularDistance(turn) * 180 / M_PI, 5.0);
+}
+
+// A hovering drone's GPS: one fix for every image, which would pull all centres together.
+TEST(GlobalPositioning, IgnoresPriorsThatDoNotSpread) {
+  const PositioningProblem problem = MakeProblem(12, 150, 0.002, 0, 3);
+  std::map<int, PositionPrior> priors;
+  for (int i = 0; i < 12; ++i) priors[i].position = Eigen::Vector3d(1, 2, 3);
+  GlobalPositioningOptions options;
+  options.num_threads = 1;
+  const GlobalPositioningResult result = PositionCamerasAndPoints(options, 12, problem.tracks, priors);
+  EXPECT_FALSE(result.used_priors);
+  EXPECT_LT(testing::MaxAlignedDistance(problem.centres, result.centres, 10), 0.01);
 }
 
 TEST(GlobalPositioning, SelectsLongestTracksUntilEveryImageHasEnough) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include <Eigen/Geometry>
 
@@ -10,12 +11,55 @@
 
 namespace proj::testing {
 
+SyntheticViewGraph VerifyViewGraph(Scene truth, const std::vector<double>& prior_focal_px) {
+  SyntheticViewGraph out;
+  out.truth = std::move(truth);
+  const int num_cameras = static_cast<int>(prior_focal_px.size());
+  const int num_images = static_cast<int>(out.truth.images.size());
+  out.input = out.truth;
+  out.input.points.clear();
+  out.input.next_point_id = 0;
+  for (int c = 0; c < num_cameras; ++c) out.input.cameras[c].SetFocal(prior_focal_px[c]);
+  for (SceneImage& image : out.input.images) {
+    image.registered = false;
+    image.cam_from_world = Rigid3d();
+    std::fill(image.point3d_ids.begin(), image.point3d_ids.end(), kInvalidId);
+  }
+  // Every pair's correspondences (the true points they share), verified under the priors.
+  std::vector<std::vector<std::vector<FeatureMatch>>> matches(
+      num_images, std::vector<std::vector<FeatureMatch>>(num_images));
+  for (const auto& [id, point] : out.truth.points) {
+    for (size_t a = 0; a < point.track.size(); ++a) {
+      for (size_t b = a + 1; b < point.track.size(); ++b) {
+        const TrackElement& e1 = point.track[a];
+        const TrackElement& e2 = point.track[b];
+        matches[e1.image_id][e2.image_id].push_back({e1.keypoint_index, e2.keypoint_index});
+      }
+    }
+  }
+  TwoViewGeometryOptions verification;
+  std::vector<PairMatches> verified_matches;
+  for (int i = 0; i < num_images; ++i) {
+    for (int j = i + 1; j < num_images; ++j) {
+      const SceneImage& image1 = out.input.images[i];
+      const SceneImage& image2 = out.input.images[j];
+      TwoViewGeometry geometry = EstimateTwoViewGeometry(
+          verification, out.input.cameras[image1.camera_id], image1.keypoints,
+          out.input.cameras[image2.camera_id], image2.keypoints, matches[i][j]);
+      if (geometry.configuration == TwoViewConfiguration::kDegenerate) continue;
+      verified_matches.push_back({{i, j}, geometry.inlier_matches});
+      out.pairs.push_back({{i, j}, std::move(geometry)});
+    }
+  }
+  out.tracks = BuildTracks(out.input, verified_matches);
+  return out;
+}
+
 RingViewGraph MakeRingViewGraph(const RingViewGraphOptions& options) {
   std::mt19937_64 rng(options.seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::normal_distribution<double> noise(0.0, options.noise_px);
-  RingViewGraph out;
-  Scene& truth = out.truth;
+  Scene truth;
   const int num_cameras = static_cast<int>(options.prior_focal_px.size());
   for (int c = 0; c < num_cameras; ++c) {
     truth.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, options.width, options.height,
@@ -56,43 +100,7 @@ RingViewGraph MakeRingViewGraph(const RingViewGraphOptions& options) {
     if (track.size() >= 2) truth.AddPoint(position, track);
   }
 
-  out.input = truth;
-  out.input.points.clear();
-  out.input.next_point_id = 0;
-  for (int c = 0; c < num_cameras; ++c) out.input.cameras[c].SetFocal(options.prior_focal_px[c]);
-  for (SceneImage& image : out.input.images) {
-    image.registered = false;
-    image.cam_from_world = Rigid3d();
-    std::fill(image.point3d_ids.begin(), image.point3d_ids.end(), kInvalidId);
-  }
-  // Every pair's correspondences (the true points they share), verified under the priors.
-  std::vector<std::vector<std::vector<FeatureMatch>>> matches(
-      options.num_images, std::vector<std::vector<FeatureMatch>>(options.num_images));
-  for (const auto& [id, point] : truth.points) {
-    for (size_t a = 0; a < point.track.size(); ++a) {
-      for (size_t b = a + 1; b < point.track.size(); ++b) {
-        const TrackElement& e1 = point.track[a];
-        const TrackElement& e2 = point.track[b];
-        matches[e1.image_id][e2.image_id].push_back({e1.keypoint_index, e2.keypoint_index});
-      }
-    }
-  }
-  TwoViewGeometryOptions verification;
-  std::vector<PairMatches> verified_matches;
-  for (int i = 0; i < options.num_images; ++i) {
-    for (int j = i + 1; j < options.num_images; ++j) {
-      const SceneImage& image1 = out.input.images[i];
-      const SceneImage& image2 = out.input.images[j];
-      TwoViewGeometry geometry = EstimateTwoViewGeometry(
-          verification, out.input.cameras[image1.camera_id], image1.keypoints,
-          out.input.cameras[image2.camera_id], image2.keypoints, matches[i][j]);
-      if (geometry.configuration == TwoViewConfiguration::kDegenerate) continue;
-      verified_matches.push_back({{i, j}, geometry.inlier_matches});
-      out.pairs.push_back({{i, j}, std::move(geometry)});
-    }
-  }
-  out.tracks = BuildTracks(out.input, verified_matches);
-  return out;
+  return VerifyViewGraph(std::move(truth), options.prior_focal_px);
 }
 
 double MaxAlignedDistance(const std::vector<Eigen::Vector3d>& truth,

@@ -29,12 +29,18 @@ struct RingViewGraphOptions {
   uint64_t seed = 7;
 };
 
-struct RingViewGraph {
+struct SyntheticViewGraph {
   Scene truth;  // true cameras, all images registered, points at their true positions
   Scene input;  // the priors' cameras and the noisy keypoints, nothing registered, no points
   TrackSet tracks;
   std::vector<VerifiedPair> pairs;  // the pairs verification keeps (not degenerate)
 };
+using RingViewGraph = SyntheticViewGraph;
+
+// Every pair of `truth`'s images verified under the focal priors (camera c: prior_focal_px[c])
+// from the true points' noisy keypoints, and the tracks of the verified inliers. The input
+// keeps truth's position priors.
+SyntheticViewGraph VerifyViewGraph(Scene truth, const std::vector<double>& prior_focal_px);
 
 RingViewGraph MakeRingViewGraph(const RingViewGraphOptions& options);
 
