@@ -12,7 +12,7 @@
 //      positioned cameras, then rounds of global bundle adjustment (lens distortion held, as
 //      the incremental mapper holds it while growing), filtering and re-triangulation with a
 //      reprojection threshold tightened to the incremental mapper's; the images steps 1-3 left out registered as the incremental
-//      mapper registers them (RegisterRemainingImages); its final refinement
+//      mapper registers them (GrowModel); its final refinement
 //      (RefineFinalModel: rounds until stable, then the principal point where the views
 //      constrain it).
 // Cost grows with the number of images and pairs, not with the number of registration steps;
