@@ -1,14 +1,10 @@
 #include "sfm/mapper/initial_pair.h"
 
 #include <algorithm>
+#include "core/statistics.h"
 
 namespace proj {
 namespace {
-
-double Median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
 
 bool HasUsablePose(const TwoViewGeometry& geometry) {
   return geometry.has_relative_pose && geometry.cam2_from_cam1.translation.norm() > 0 &&
@@ -51,7 +47,7 @@ InitialPairScore ScoreInitialPair(const VerifiedPair& pair, const Scene& scene,
   const std::vector<double> angles = TriangulationAnglesDeg(relative, n1, n2);
   if (angles.empty()) return score;
   score.num_inliers = static_cast<int>(static_cast<double>(num_inliers) * angles.size() / n1.size());
-  score.median_angle_deg = Median(angles);
+  score.median_angle_deg = UpperMedian(angles);
   score.score = score.num_inliers * std::min(1.0, score.median_angle_deg / wanted_angle_deg);
   return score;
 }
@@ -173,7 +169,7 @@ std::optional<double> MedianTriangulationAngleDeg(const RelativePoseResult& rela
                                                   int min_num_points) {
   const std::vector<double> angles = TriangulationAnglesDeg(relative, n1, n2);
   if (static_cast<int>(angles.size()) < min_num_points || angles.empty()) return std::nullopt;
-  return Median(angles);
+  return UpperMedian(angles);
 }
 
 }  // namespace proj

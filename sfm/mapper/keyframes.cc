@@ -8,17 +8,13 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "core/statistics.h"
 
 namespace proj {
 namespace {
 
 constexpr int kMinSharedForParallax = 8;
 constexpr double kRadToDeg = 180.0 / 3.14159265358979323846;
-
-double Median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
 
 Eigen::Vector3d Ray(const Scene& scene, int image_id, int keypoint) {
   const SceneImage& image = scene.images[image_id];
@@ -49,10 +45,10 @@ double ParallaxDeg(const std::vector<Eigen::Vector3d>& from, const std::vector<E
     }
   };
   angles_under(BestRotation(from, to, use));
-  const double first = Median(angles);
+  const double first = UpperMedian(angles);
   for (size_t i = 0; i < from.size(); ++i) use[i] = angles[i] <= 3 * first;
   angles_under(BestRotation(from, to, use));
-  return Median(angles) * kRadToDeg;
+  return UpperMedian(angles) * kRadToDeg;
 }
 
 // Rays of the tracks two images share, given the keypoint of each track in the first image.

@@ -8,19 +8,13 @@
 #include <Eigen/Geometry>
 
 #include "core/logging.h"
+#include "core/statistics.h"
 #include "sfm/ba/bundle_adjuster.h"
 
 namespace proj {
 namespace {
 
 constexpr double kRadToDeg = 180.0 / M_PI;
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + middle, values.end());
-  return values[middle];
-}
 
 double AngleDeg(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
   return std::atan2(a.cross(b).norm(), a.dot(b)) * kRadToDeg;
@@ -54,7 +48,7 @@ PrincipalPointEvidence MeasurePrincipalPointEvidence(const Scene& scene, int cam
     points_per_image.push_back(static_cast<double>(seen));
   }
   evidence.num_images = static_cast<int>(axes.size());
-  evidence.median_points_per_image = Median(points_per_image);
+  evidence.median_points_per_image = UpperMedian(points_per_image);
   for (size_t a = 0; a < axes.size(); ++a) {
     for (size_t b = a + 1; b < axes.size(); ++b) {
       evidence.viewing_spread_deg = std::max(evidence.viewing_spread_deg, AngleDeg(axes[a], axes[b]));
@@ -80,7 +74,7 @@ PrincipalPointEvidence MeasurePrincipalPointEvidence(const Scene& scene, int cam
     }
     angles.push_back(widest);
   }
-  evidence.median_triangulation_angle_deg = Median(angles);
+  evidence.median_triangulation_angle_deg = UpperMedian(angles);
   return evidence;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/check.h"
+#include "core/statistics.h"
 #include "geometry/ransac/estimate_similarity.h"
 #include "sfm/mapper/prior_alignment.h"
 
@@ -25,12 +26,6 @@ int PartMergeSummary::NumMerged() const {
 
 namespace {
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
 // The median distance of each point to its nearest other point.
 double MedianSpacing(const std::vector<Eigen::Vector3d>& points) {
   std::vector<double> nearest;
@@ -41,7 +36,7 @@ double MedianSpacing(const std::vector<Eigen::Vector3d>& points) {
     }
     nearest.push_back(best);
   }
-  return Median(nearest);
+  return UpperMedian(nearest);
 }
 
 double AngleDeg(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
@@ -108,8 +103,8 @@ bool AlignPart(const PartMergeOptions& options, const PartModel& part, const Sce
     }
   }
   record->num_inliers = static_cast<int>(center_errors.size());
-  record->median_center_error = Median(center_errors);
-  record->median_rotation_error_deg = Median(rotation_errors);
+  record->median_center_error = UpperMedian(center_errors);
+  record->median_rotation_error_deg = UpperMedian(rotation_errors);
   record->merged_from_part = report.model;
   const double needed = std::max(3.0, options.min_inlier_share * record->num_shared);
   if (record->num_inliers < needed) {

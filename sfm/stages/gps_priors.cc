@@ -10,16 +10,11 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "core/statistics.h"
 #include "geometry/spatial/point_kd_tree.h"
 
 namespace proj {
 namespace {
-
-double Median(std::vector<double> values) {
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + middle, values.end());
-  return values[middle];
-}
 
 // "a.jpg, b.jpg, c.jpg and 7 more"
 std::string NameList(const std::vector<std::string>& names) {
@@ -88,7 +83,7 @@ std::vector<bool> FindGpsOutliersInSequence(const GpsPriorOptions& options,
   if (n < 3) return outlier;
   std::vector<double> steps;
   for (int i = 1; i < n; ++i) steps.push_back((positions_m[i] - positions_m[i - 1]).norm());
-  const double jump_m = std::max(options.jump_min_m, options.jump_factor * Median(steps));
+  const double jump_m = std::max(options.jump_min_m, options.jump_factor * UpperMedian(steps));
   const auto distance = [&](int a, int b) { return (positions_m[a] - positions_m[b]).norm(); };
   const auto vertical = [&](int a, int b) { return std::abs(positions_m[a].z() - positions_m[b].z()); };
   // A spike: far from both neighbours that agree with each other (either side; the next two
@@ -117,7 +112,7 @@ std::vector<bool> FindGpsOutliersSpatially(const GpsPriorOptions& options,
     const int j = tree.Nearest(positions_m[i], 1, kInfinity, i).front();
     nearest_m[i] = (positions_m[j] - positions_m[i]).norm();
   }
-  const double jump_m = std::max(options.jump_min_m, options.jump_factor * Median(nearest_m));
+  const double jump_m = std::max(options.jump_min_m, options.jump_factor * UpperMedian(nearest_m));
   // Horizontal neighbours: the same tree query on positions flattened to the ground.
   std::vector<Eigen::Vector3d> ground = positions_m;
   for (Eigen::Vector3d& p : ground) p.z() = 0;
@@ -135,7 +130,7 @@ std::vector<bool> FindGpsOutliersSpatially(const GpsPriorOptions& options,
       altitudes.push_back(positions_m[j].z());
       agrees_with_one |= std::abs(positions_m[j].z() - positions_m[i].z()) <= options.altitude_outlier_m;
     }
-    const double median = Median(altitudes);
+    const double median = UpperMedian(altitudes);
     const int consistent = static_cast<int>(std::count_if(altitudes.begin(), altitudes.end(), [&](double z) {
       return std::abs(z - median) <= options.altitude_outlier_m;
     }));
@@ -279,7 +274,7 @@ GpsReview ReviewGpsPriors(const GpsPriorOptions& options, const std::vector<int>
       east.push_back(p.x());
       north.push_back(p.y());
     }
-    const Eigen::Vector2d median(Median(east), Median(north));
+    const Eigen::Vector2d median(UpperMedian(east), UpperMedian(north));
     for (const Eigen::Vector3d& p : kept) {
       review.horizontal_spread_m = std::max(review.horizontal_spread_m, (p.head<2>() - median).norm());
     }

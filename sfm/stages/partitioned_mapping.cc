@@ -140,8 +140,7 @@ MapperSummary MapPartitioned(const ReconstructionOptions& options, int num_parts
     progress.Advance();  // the run's progress, without the part's prefix
   });
   trace->parts_seconds = timer.ElapsedSeconds();
-  std::vector<int> core_part = trace->partition.core_part;
-  return MergeAndCompleteParts(options, parts, core_part, tracks, pairs, scene, trace);
+  return MergeAndCompleteParts(options, parts, trace->partition.core_part, tracks, pairs, scene, trace);
 }
 
 }  // namespace proj
