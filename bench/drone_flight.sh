@@ -49,6 +49,8 @@ mkdir -p "$out"
 summary=$out/summary.txt
 [ "$phase" = reconstruct ] || : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
+# shellcheck source=bench/gpu_memory_sampler.sh
+source "$repo/bench/gpu_memory_sampler.sh"
 say "machine: $(nproc) cores, $(uname -n); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Runs a command, its stderr to $1; prints "WALL_S USER_S SYS_S PEAK_MB EXIT" (without
@@ -78,13 +80,15 @@ if [ "$phase" != render ]; then
   # shellcheck disable=SC2086
   limit=()
   [ -n "${LIMIT_S:-}" ] && limit=(timeout -s INT -k 30 "$LIMIT_S")
+  gpu_sampler_start "$out/reconstruct.gpu"
   read -r wall user sys peak status < <(measure "$out/reconstruct.log" "${limit[@]}" nice -n "$nice_level" \
     "$sfm" reconstruct "$out/flight/images" -o "$out/recon" --device "$device" --matcher spatial \
     "${threads[@]}" ${EXTRA:-})
-  say "reconstruct: exit $status$([ "$status" = 130 ] || [ "$status" = 124 ] && echo " (interrupted at LIMIT_S=$LIMIT_S)"), $wall s wall, $user s user + $sys s sys CPU, peak $peak MB"
-  grep -E "^stage [a-z_]+: " "$out/reconstruct.log" | grep -v "mapping\." | while read -r line; do say "  $line"; done
-  [ -f "$out/recon/report.json" ] || grep -E "registered images: " "$out/reconstruct.log" | tail -1 | while read -r line; do say "  last: $line"; done
-  grep -E "^(GPS|pair selection|mapper:)" "$out/reconstruct.log" | head -5 | while read -r line; do say "  $line"; done
+  gpu_peak=$(gpu_sampler_stop)
+  say "reconstruct: exit $status$([ "$status" = 130 ] || [ "$status" = 124 ] && echo " (interrupted at LIMIT_S=$LIMIT_S)"), $wall s wall, $user s user + $sys s sys CPU, peak host $peak MB, peak GPU $gpu_peak"
+  # (|| true: a log without such lines is not an error of the benchmark)
+  [ -f "$out/recon/report.json" ] || { grep -E "registered images: " "$out/reconstruct.log" | tail -1 | while read -r line; do say "  last: $line"; done; } || true
+  { grep -E "^(GPS|pair selection|mapper:|partitioned mapping:|merged [0-9]+ of)" "$out/reconstruct.log" | head -8 | while read -r line; do say "  $line"; done; } || true
   if [ -f "$out/recon/report.json" ]; then
     python3 - "$out/recon/report.json" <<'PY' | tee -a "$summary"
 import json, sys

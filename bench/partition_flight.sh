@@ -30,18 +30,16 @@ db=$out/recon/database.db
 summary=$out/partition_summary.txt
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
+# shellcheck source=bench/gpu_memory_sampler.sh
+source "$repo/bench/gpu_memory_sampler.sh"
 say "machine: $(nproc) cores, $(uname -n); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # `sfm map` with the given options into $out/map_NAME; prints the run's figures.
 map_run() {  # NAME OPTIONS...
   local name=$1; shift
-  local dir=$out/map_$name gpu_log=$out/map_$name.gpu
+  local dir=$out/map_$name
   rm -rf "$dir"
-  local sampler=""
-  if command -v nvidia-smi >/dev/null; then
-    (while true; do nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits; sleep 0.2; done) > "$gpu_log" 2>/dev/null &
-    sampler=$!
-  fi
+  gpu_sampler_start "$out/map_$name.gpu"
   local figures
   figures=$(python3 - "$out/map_$name.log" "$sfm" map --database "$db" -o "$dir" --image-path "$out/flight/images" \
     "$@" ${EXTRA:-} <<'PY'
@@ -54,9 +52,8 @@ print(f"exit {status}, {time.time() - start:.1f} s wall, {usage.ru_utime + usage
       f"peak host {usage.ru_maxrss // 1024} MB")
 PY
 )
-  [ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true; }
-  local gpu_peak="n/a"
-  [ -s "$gpu_log" ] && gpu_peak="$(sort -n "$gpu_log" | tail -1) MiB (device total, sampled)"
+  local gpu_peak
+  gpu_peak=$(gpu_sampler_stop)
   say "== $name ($*): $figures, peak GPU $gpu_peak"
   if [ -f "$dir/report.json" ]; then
     python3 - "$dir/report.json" <<'PY' | while read -r line; do say "  $line"; done

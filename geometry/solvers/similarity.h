@@ -19,4 +19,15 @@ bool EstimateSimilarityUmeyama(const std::vector<Eigen::Vector3d>& src,
                                const std::vector<Eigen::Vector3d>& dst, Sim3d* dst_from_src,
                                bool estimate_scale = true);
 
+// The rotation nearest to m in the Frobenius norm (m = U S V^T -> U diag(1, 1, det) V^T): the
+// chordal L2 mean of rotations when m is their sum.
+Eigen::Matrix3d NearestRotation(const Eigen::Matrix3d& m);
+
+// Scale and translation of dst = s R src + t for a known rotation R, by least squares (where
+// the rotation is better known than the points' spread can tell it: camera centres along a
+// strip with their orientations). False for fewer than 2 points, mismatched sizes, all source
+// points equal or a scale <= 0.
+bool EstimateScaleAndTranslation(const std::vector<Eigen::Vector3d>& src, const std::vector<Eigen::Vector3d>& dst,
+                                 const Eigen::Quaterniond& rotation, Sim3d* dst_from_src);
+
 }  // namespace proj

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <tuple>
 #include <utility>
@@ -18,6 +19,7 @@ void PartitionOptions::Check() const {
   PROJ_REQUIRE(num_parts >= 1, "the number of parts must be at least 1 (got " << num_parts << ")");
   PROJ_REQUIRE(overlap_share >= 0, "the parts' overlap share must not be negative (got " << overlap_share << ")");
   PROJ_REQUIRE(min_overlap_images >= 0, "the parts' minimum overlap must not be negative");
+  PROJ_REQUIRE(min_overlap_per_neighbour >= 0, "the parts' minimum overlap per neighbour must not be negative");
   PROJ_REQUIRE(min_position_share >= 0 && min_position_share <= 1,
                "the share of images with GPS that cuts parts by position must be in [0, 1]");
 }
@@ -164,10 +166,32 @@ void AssignByMatches(const Adjacency& adjacency, int num_parts, std::vector<int>
   }
 }
 
-// The core of `part` grown by up to `target` images, the one with most matches to the grown
-// part first (greedy, so the overlap is a compact strip along the core's border).
-std::vector<int> GrowPart(const Adjacency& adjacency, const std::vector<int>& core_part, int part, int target) {
+// The core of `part` grown by about `target` images, the one with most matches to the grown
+// part first (greedy, so the overlap is a compact strip along the core's border), shared out
+// over the neighbouring cores by the length of the border with each (its images matched to
+// the core), at least min_per_neighbour from each: by weight alone the strip follows the
+// flight lines (forward overlap matches more than side overlap), and a nadir flight's two
+// halves were joined by 3 images, its parts merged 0.18% apart in scale.
+std::vector<int> GrowPart(const Adjacency& adjacency, const std::vector<int>& core_part, int num_parts, int part,
+                          int target, int min_per_neighbour) {
   const int num_images = static_cast<int>(core_part.size());
+  std::vector<int> border(num_parts, 0);  // per neighbouring core, its images matched to this core
+  for (int image = 0; image < num_images; ++image) {
+    if (core_part[image] == part) continue;
+    for (const auto& [neighbour, weight] : adjacency[image]) {
+      if (core_part[neighbour] == part) {
+        ++border[core_part[image]];
+        break;
+      }
+    }
+  }
+  const int64_t border_total = std::accumulate(border.begin(), border.end(), int64_t{0});
+  std::vector<int> quota(num_parts, 0);
+  for (int other = 0; other < num_parts; ++other) {
+    if (border[other] == 0) continue;
+    const int share = static_cast<int>(std::ceil(static_cast<double>(target) * border[other] / border_total));
+    quota[other] = std::max(share, std::min(min_per_neighbour, border[other]));
+  }
   std::vector<char> in_part(num_images, 0);
   std::vector<int64_t> score(num_images, 0);
   std::priority_queue<std::pair<int64_t, int>> queue;  // (score, -image)
@@ -184,14 +208,14 @@ std::vector<int> GrowPart(const Adjacency& adjacency, const std::vector<int>& co
   for (int image = 0; image < num_images; ++image) {
     if (core_part[image] == part) add(image);
   }
-  int added = 0;
-  while (added < target && !queue.empty()) {
+  while (!queue.empty()) {
     const auto [image_score, negated] = queue.top();
     queue.pop();
     const int image = -negated;
     if (in_part[image] || image_score != score[image]) continue;  // taken, or a stale entry
+    if (quota[core_part[image]] == 0) continue;  // that border's share is taken
+    --quota[core_part[image]];
     add(image);
-    ++added;
   }
   std::sort(images.begin(), images.end());
   return images;
@@ -239,7 +263,8 @@ ImagePartition PartitionImages(const PartitionOptions& options, int num_images,
     const int target = num_parts == 1 ? 0
                                       : std::max(options.min_overlap_images,
                                                  static_cast<int>(std::ceil(options.overlap_share * core_size)));
-    partition.parts.push_back(GrowPart(adjacency, partition.core_part, part, target));
+    partition.parts.push_back(
+        GrowPart(adjacency, partition.core_part, num_parts, part, target, options.min_overlap_per_neighbour));
   }
   return partition;
 }

@@ -1,7 +1,7 @@
 // The images of a large survey cut into overlapping parts that are mapped on their own
 // (partitioned mapping, sfm/partition/partitioned_mapping.h): each part a core of images that
-// belong to it alone, grown by the images most strongly matched to it, so neighbouring parts
-// share a strip of images by which their models are merged.
+// belong to it alone, grown by the images most strongly matched to it along each of its
+// borders, so neighbouring parts share a strip of images by which their models are merged.
 //
 // Cores come from recursive bisection: of the images' GPS positions along their principal
 // horizontal axis when most images have one (a survey's parts are then compact areas), else
@@ -21,9 +21,12 @@ namespace proj {
 struct PartitionOptions {
   int num_parts = 1;  // >= 1
   // Each part grows by this share of its core's images (at least min_overlap_images), taking
-  // the image with the most verified matches into the part first.
+  // the image with the most verified matches into the part first, shared out over the
+  // neighbouring cores by the length of the border with each, at least
+  // min_overlap_per_neighbour from each (or its whole border).
   double overlap_share = 0.2;  // >= 0
   int min_overlap_images = 10;  // >= 0
+  int min_overlap_per_neighbour = 8;  // >= 0
   // GPS positions cut the cores when at least this share of the images has one.
   double min_position_share = 0.8;  // in [0, 1]
 

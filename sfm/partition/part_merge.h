@@ -2,7 +2,8 @@
 // they share: each part's similarity to the merged model from the camera centres of the
 // shared images (RANSAC + Umeyama, geometry/ransac/estimate_similarity.h; an image counts when
 // its centre and its orientation agree), parts joined largest first, each next the one with
-// most images registered in the merged model. Only poses and intrinsics are merged: the
+// most images registered in the merged model; then each part aligned again by all the images
+// it shares with the others (one joined early saw only its first neighbours). Only poses and intrinsics are merged: the
 // points are triangulated again over the whole scene's tracks afterwards
 // (partitioned_mapping.h), so a track crossing a part boundary becomes one point.
 #pragma once
@@ -30,6 +31,7 @@ struct PartMergeOptions {
   double max_rotation_error_deg = 3.0;    // > 0
   int min_shared_images = 3;              // registered in both; >= 3
   double min_inlier_share = 0.5;          // of the shared images; in [0, 1]
+  int realignment_sweeps = 2;             // passes aligning every part again to all others; >= 0
   uint64_t seed = 0;
 
   void Check() const;  // throws InputError naming the field
@@ -40,7 +42,8 @@ struct PartAlignmentRecord {
   bool merged = false;
   std::string failure_reason;  // when !merged
   int num_registered = 0;      // in the part's model
-  int num_shared = 0;          // registered both there and in the merged model before it
+  int num_shared = 0;          // registered both there and in the other parts it was aligned to
+  bool realigned = false;      // aligned again to all the other parts
   int num_inliers = 0;
   double median_center_error = 0;  // of the inliers, in the merged model's units
   double median_rotation_error_deg = 0;

@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <map>
 
-#include <Eigen/SVD>
-
 #include "core/check.h"
 #include "geometry/solvers/similarity.h"
 #include "io/strecha_camera.h"
@@ -63,13 +61,7 @@ PoseEvaluation EvaluateAgainstGroundTruth(const Scene& model, const std::string&
     rotation_sum += truth.at(images[i]->name).R *
            images[i]->cam_from_world.rotation.toRotationMatrix();  // world_true_from_world_model
   }
-  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(rotation_sum, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Eigen::Matrix3d true_from_model_rotation = svd.matrixU() * svd.matrixV().transpose();
-  if (true_from_model_rotation.determinant() < 0) {
-    Eigen::Matrix3d u = svd.matrixU();
-    u.col(2) *= -1;
-    true_from_model_rotation = u * svd.matrixV().transpose();
-  }
+  const Eigen::Matrix3d true_from_model_rotation = NearestRotation(rotation_sum);
 
   std::vector<double> positions, rotations;
   for (size_t i = 0; i < images.size(); ++i) {

@@ -87,7 +87,8 @@ MapperSummary MergeAndCompleteParts(const ReconstructionOptions& options, const 
                               << " images registered, merged by " << record.num_inliers << " of "
                               << record.num_shared << " shared images (centres within "
                               << record.median_center_error << ", orientations within "
-                              << record.median_rotation_error_deg << " deg, medians)");
+                              << record.median_rotation_error_deg << " deg, medians"
+                              << (record.realigned ? "; aligned again to all parts" : "") << ")");
     } else {
       PROJ_LOG(kWarning, "part " << record.part + 1 << "/" << parts.size() << " (" << record.num_registered
                                  << " images registered) is not merged: " << record.failure_reason

@@ -96,6 +96,35 @@ TEST(PartMerge, PartsInTheirOwnFramesComeBackIntoOne) {
   EXPECT_EQ(scene.cameras[0].params[0], 1005);
 }
 
+// Two parts sharing one line of images: their centres, nearly collinear, leave the rotation
+// about that line free; the shared images' orientations fix it, so the far side of the joined
+// part comes back where it belongs.
+TEST(PartMerge, APartJoinedByOneLineOfImagesIsNotTurnedAboutIt) {
+  Scene truth = testing::MakeNadirFlight(6, 10, 300, 5);  // 6 lines of 10 images
+  for (int i = 30; i < 40; ++i) {  // line 3 flown level: its centres on one straight line
+    Rigid3d& pose = truth.images[i].cam_from_world;
+    const Eigen::Vector3d center(pose.Center().x(), pose.Center().y(), 40.0);
+    pose = Rigid3d(pose.rotation, -(pose.rotation * center));
+  }
+  std::vector<int> core_part(60), north, south;
+  for (int i = 0; i < 60; ++i) {
+    const int line = i / 10;
+    core_part[i] = line < 3 ? 0 : 1;
+    if (line <= 3) north.push_back(i);
+    if (line >= 3) south.push_back(i);  // line 3: the only images in both
+  }
+  const Sim3d south_frame(3.0, Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 0).normalized())),
+                          Eigen::Vector3d(5, -3, 2));
+  const std::vector<PartModel> parts = {MakePart(truth, north, Sim3d(), 0.01, 1),
+                                        MakePart(truth, south, south_frame, 0.01, 2)};
+  Scene scene = Unregistered(truth);
+  const PartMergeSummary summary = MergePartPoses(PartMergeOptions(), parts, core_part, &scene);
+  ASSERT_TRUE(summary.parts[1].merged) << summary.parts[1].failure_reason;
+  EXPECT_EQ(summary.parts[1].num_shared, 10);
+  EXPECT_EQ(summary.num_registered, 60);
+  EXPECT_LT(MaxCenterErrorAfterFit(truth, scene), 0.06);  // noise 0.01 per axis; lines 2 far lines away
+}
+
 TEST(PartMerge, APartSharingTooLittleOrDisagreeingIsLeftOutWithTheReason) {
   const Scene truth = testing::MakeNadirFlight(3, 12, 200, 4);  // 36 images
   std::vector<int> core_part(36);
