@@ -93,6 +93,12 @@ bool IsGeoreferenced(const ReconstructionResult& result) {
          result.mapper.georeference.aligned;
 }
 
+bool IsComponentGeoreferenced(const ReconstructionResult& result, const ComponentModel& component) {
+  const bool gcp_frame = result.ground_control && result.ground_control->georeferenced;
+  return component.mapper.success && result.enu_frame.has_value() && !gcp_frame &&
+         component.mapper.georeference.aligned;
+}
+
 const std::vector<std::string>& GeoreferencedOutputNames() {
   static const std::vector<std::string> names = {"georeference.json", "points.las", "cameras.csv"};
   return names;

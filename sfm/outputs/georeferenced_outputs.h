@@ -33,6 +33,10 @@ namespace proj {
 // The model was built and aligned to GPS priors.
 bool IsGeoreferenced(const ReconstructionResult& result);
 
+// One of result.components (model_components.h) was aligned to its images' GPS, in the frame
+// enu_frame: not when ground control points replaced that frame with theirs.
+bool IsComponentGeoreferenced(const ReconstructionResult& result, const ComponentModel& component);
+
 // The files above (names in OUT_DIR), written only when IsGeoreferenced.
 const std::vector<std::string>& GeoreferencedOutputNames();
 

@@ -49,6 +49,29 @@ void WriteCameras(const Scene& scene, const std::string& path) {
   WriteCamerasPly(path, cameras);
 }
 
+// A COLMAP model folder: text and binary, and where its images are (for sfm undistort).
+void WriteModelFolder(const Scene& scene, const ImageSource& images, const std::string& dir) {
+  EnsureWritableDirectory(dir);
+  WriteColmapText(scene, dir);
+  WriteColmapBinary(scene, dir);
+  if (!images.empty()) WriteImageSource(images, dir + "/" + kImageSourceFileName);
+}
+
+// The other components' models, each with the georeference of its own GPS alignment.
+void WriteComponentModels(const ReconstructionResult& result, const std::filesystem::path& out_dir) {
+  for (size_t i = 0; i < result.components.size(); ++i) {
+    const ComponentModel& component = result.components[i];
+    const std::string dir = (out_dir / ComponentModelPath(i)).string();
+    WriteModelFolder(component.scene, result.images, dir);
+    if (!IsComponentGeoreferenced(result, component)) continue;
+    ReconstructionResult georeferenced;
+    georeferenced.scene = component.scene;
+    georeferenced.mapper = component.mapper;
+    georeferenced.enu_frame = result.enu_frame;
+    WriteGeoreferenceJson(georeferenced, dir + "/georeference.json");
+  }
+}
+
 // The dense cloud of the workspace, empty when fusion wrote none.
 mvs::DenseCloud ReadDenseCloudIfAny(const std::string& dense_root) {
   const std::string path = mvs::DenseWorkspace(dense_root).PointsPlyPath();
@@ -58,6 +81,8 @@ mvs::DenseCloud ReadDenseCloudIfAny(const std::string& dense_root) {
 }
 
 }  // namespace
+
+std::string ComponentModelPath(size_t index) { return "models/" + std::to_string(index + 1); }
 
 void WriteReportPageWithDenseCloud(const ReconstructionResult& result, const RunDescription& run,
                                    const std::string& out_dir) {
@@ -80,19 +105,16 @@ void WriteReconstructionOutputs(const ReconstructionResult& result, const RunDes
   const fs::path staging = fs::path(out_dir) / ".outputs.partial";
   std::error_code ignored;
   fs::remove_all(staging, ignored);
-  std::vector<std::string> entries = {"model", "points.ply", "cameras.ply", "report.json",
+  // models/ is listed whether written or not: a run with one component leaves none behind.
+  std::vector<std::string> entries = {"model", "models", "points.ply", "cameras.ply", "report.json",
                                       "report.html"};
   // Listed whether written or not: a model that is no longer georeferenced must not keep the
   // georeferenced files of an earlier run.
   const std::vector<std::string>& georeferenced = GeoreferencedOutputNames();
   entries.insert(entries.end(), georeferenced.begin(), georeferenced.end());
   try {
-    const std::string model_dir = (staging / "model").string();
-    EnsureWritableDirectory(model_dir);
-    WriteColmapText(result.scene, model_dir);
-    WriteColmapBinary(result.scene, model_dir);
-    // Where the images are, for the commands that take the model (sfm undistort).
-    if (!result.images.empty()) WriteImageSource(result.images, model_dir + "/" + kImageSourceFileName);
+    WriteModelFolder(result.scene, result.images, (staging / "model").string());
+    WriteComponentModels(result, staging);
     WritePoints(result.scene, (staging / "points.ply").string());
     WriteCameras(result.scene, (staging / "cameras.ply").string());
     WriteReport(result, run, (staging / "report.json").string());

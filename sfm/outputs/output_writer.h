@@ -3,6 +3,9 @@
 //   cameras.ply  camera frustums beside the points
 //   model/       cameras.txt, images.txt, points3D.txt in COLMAP's text format (and .bin),
 //                image_source.json: the image folders (sfm/image_source/image_source.h)
+//   models/1, models/2, ...  the models of the images model/ leaves out (other connected
+//                components, model_components.h), as model/, each with its georeference.json
+//                when aligned to its GPS; none when model/ holds every component
 //   report.json  stage times, counts, registration and accuracy statistics
 //   report.html  the same as a page, with a picture and a 3D view (html_report.h); after the
 //                dense stage, rewritten with the dense cloud (WriteReportPageWithDenseCloud)
@@ -17,6 +20,9 @@
 #include "sfm/stages/reconstruction_result.h"
 
 namespace proj {
+
+// Where result.components[index] is written, relative to OUT_DIR: "models/<index + 1>".
+std::string ComponentModelPath(size_t index);
 
 // The set is written into OUT_DIR/.outputs.partial and moved into place once every file is
 // complete, so OUT_DIR holds either the whole new set, or the old set (or nothing) when a

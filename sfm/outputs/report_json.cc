@@ -9,6 +9,7 @@
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/output_writer.h"
 #include "sfm/outputs/quality_report.h"
 
 namespace proj {
@@ -29,6 +30,7 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     out << "  \"feature_extractor\": " << JsonString(result.extractor) << ",\n";
     out << "  \"matcher\": " << JsonString(result.matcher) << ",\n";
     out << "  \"mapper\": " << JsonString(result.mapper_name) << ",\n";
+    out << "  \"mapper_reason\": " << JsonString(result.mapper_reason) << ",\n";
     out << "  \"mapping_parts\": " << result.num_mapping_parts << ",\n";
     out << "  \"stage_seconds\": {";
     const auto& entries = result.times.entries();
@@ -100,6 +102,22 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     }
     out << "],\n";
     out << "  \"points\": " << scene.points.size() << ",\n";
+    // Every model written: the main one, then the other connected components'.
+    out << "  \"components\": [";
+    if (result.mapper.success) {
+      out << "{\"path\": \"model\", \"images\": " << scene.NumRegisteredImages() << ", \"points\": "
+          << scene.points.size() << ", \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene)
+          << ", \"georeferenced\": " << (IsGeoreferenced(result) ? "true" : "false") << "}";
+    }
+    for (size_t i = 0; i < result.components.size(); ++i) {
+      const ComponentModel& component = result.components[i];
+      out << ",\n    {\"path\": " << JsonString(ComponentModelPath(i))
+          << ", \"images\": " << component.scene.NumRegisteredImages()
+          << ", \"points\": " << component.scene.points.size()
+          << ", \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(component.scene)
+          << ", \"georeferenced\": " << (IsComponentGeoreferenced(result, component) ? "true" : "false") << "}";
+    }
+    out << "],\n";
     out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";
     out << "  \"mean_track_length\": " << MeanTrackLength(scene) << ",\n";
     if (result.mapper.success) {

@@ -118,11 +118,25 @@ void FinishReconstruction(const RunDescription& run, const std::string& out_dir,
     for (auto& [id, point] : result->scene.points) point.color.setConstant(128);
   } else {
     ColorPointsFromImages(result->images, num_threads, &result->scene);
+    for (ComponentModel& component : result->components) {
+      ColorPointsFromImages(result->images, num_threads, &component.scene);
+    }
   }
   result->times.Add("colours", timer.ElapsedSeconds());
   WriteReconstructionOutputs(*result, run, out_dir);
-  for (const auto& image : result->scene.images) {
-    if (!image.registered) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");
+  std::vector<char> in_a_component(result->scene.images.size(), 0);
+  for (size_t i = 0; i < result->components.size(); ++i) {
+    const ComponentModel& component = result->components[i];
+    PROJ_LOG(kInfo, "component " << i + 2 << ": " << component.scene.NumRegisteredImages() << " images, "
+                                 << component.scene.points.size() << " points -> "
+                                 << (std::filesystem::path(out_dir) / ComponentModelPath(i)).string());
+    for (size_t j = 0; j < component.image_ids.size(); ++j) {
+      if (component.scene.images[j].registered) in_a_component[component.image_ids[j]] = 1;
+    }
+  }
+  for (size_t i = 0; i < result->scene.images.size(); ++i) {
+    const SceneImage& image = result->scene.images[i];
+    if (!image.registered && !in_a_component[i]) PROJ_LOG(kWarning, "not registered: '" << image.name << "'");
   }
   if (result->quality.verdict != QualityVerdict::kGood) PROJ_LOG(kWarning, QualitySummaryLine(*result));
 }
@@ -153,6 +167,12 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
     summary << " " << stage << " " << seconds << " s;";
   }
   summary << "\noutput: " << out_dir << "/points.ply, cameras.ply, model/, report.json, report.html";
+  if (!result.components.empty()) {
+    int num_images = 0;
+    for (const ComponentModel& component : result.components) num_images += component.scene.NumRegisteredImages();
+    summary << "\nother components: " << result.components.size() << " models of " << num_images
+            << " images in " << out_dir << "/models/ (model/ is the largest)";
+  }
   if (result.dense) summary << "\n" << mvs::DenseSummaryLine(*result.dense) << "\noutput: " << result.dense->workspace << "/";
   if (result.products) summary << "\nmap products: " << result.products->dsm_path;
   return summary.str();

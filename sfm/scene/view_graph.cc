@@ -19,20 +19,34 @@ int FindRoot(std::vector<int>* parent, int i) {
 
 }  // namespace
 
-std::vector<char> LargestConnectedComponent(int num_images, const std::vector<ImagePair>& edges) {
+std::vector<std::vector<int>> ConnectedComponents(int num_images, const std::vector<ImagePair>& edges) {
   std::vector<int> parent(num_images);
   std::iota(parent.begin(), parent.end(), 0);
   for (const ImagePair& edge : edges) {
     const int a = FindRoot(&parent, edge.image1), b = FindRoot(&parent, edge.image2);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
-  std::vector<int> size(num_images, 0);
-  for (int i = 0; i < num_images; ++i) ++size[FindRoot(&parent, i)];
+  // Each root is its component's lowest image id, so components come in that order here.
+  std::vector<std::vector<int>> components;
+  std::vector<int> component_of_root(num_images, -1);
+  for (int i = 0; i < num_images; ++i) {
+    int& component = component_of_root[FindRoot(&parent, i)];
+    if (component < 0) {
+      component = static_cast<int>(components.size());
+      components.emplace_back();
+    }
+    components[component].push_back(i);
+  }
+  std::stable_sort(components.begin(), components.end(),
+                   [](const std::vector<int>& a, const std::vector<int>& b) { return a.size() > b.size(); });
+  return components;
+}
+
+std::vector<char> LargestConnectedComponent(int num_images, const std::vector<ImagePair>& edges) {
   std::vector<char> in_component(num_images, 0);
   if (edges.empty()) return in_component;
-  // max_element returns the first maximum: the component whose root (lowest id) is lowest.
-  const int best = static_cast<int>(std::max_element(size.begin(), size.end()) - size.begin());
-  for (int i = 0; i < num_images; ++i) in_component[i] = FindRoot(&parent, i) == best;
+  const std::vector<std::vector<int>> components = ConnectedComponents(num_images, edges);
+  for (int image : components.front()) in_component[image] = 1;
   return in_component;
 }
 

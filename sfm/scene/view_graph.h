@@ -22,6 +22,11 @@ struct ViewGraph {
   std::vector<int> database_image_ids;  // of scene.images[i]
 };
 
+// The connected components of the graph of `edges` over `num_images` images, each as its
+// increasing image ids, largest first (ties: the one with the lowest image id first).
+// Isolated images are components of one.
+std::vector<std::vector<int>> ConnectedComponents(int num_images, const std::vector<ImagePair>& edges);
+
 // Per image 1 if it belongs to the largest connected component of the graph of `edges`
 // (ties: the component with the lowest image id), else 0. Isolated images are components of
 // one; no edge at all gives all zeros.

@@ -7,19 +7,14 @@
 #include "core/logging.h"
 #include "sfm/global/global_mapper.h"
 #include "sfm/stages/georeference_priors.h"
+#include "sfm/stages/mapper_choice.h"
 
 namespace proj {
-
-bool UseGlobalMapper(const ReconstructionOptions& options, int num_images) {
-  return options.mapper_choice == MapperChoice::kGlobal ||
-         (options.mapper_choice == MapperChoice::kAuto && options.auto_global_min_images > 0 &&
-          num_images >= options.auto_global_min_images);
-}
 
 MapperSummary MapAndGeoreference(const ReconstructionOptions& options, const TrackSet& tracks,
                                  const std::vector<VerifiedPair>& pairs, Scene* scene) {
   MapperSummary mapper;
-  if (UseGlobalMapper(options, static_cast<int>(scene->images.size()))) {
+  if (ChooseMapper(options, *scene).global) {
     GlobalMapperOptions global_options = options.global_mapper;
     global_options.refinement = options.mapper;
     mapper = RunGlobalMapper(global_options, tracks, pairs, scene);

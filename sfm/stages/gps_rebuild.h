@@ -20,10 +20,7 @@
 
 namespace proj {
 
-// Whether `options` choose the global mapper for `num_images` images (--mapper, auto).
-bool UseGlobalMapper(const ReconstructionOptions& options, int num_images);
-
-// One mapping of the view graph by the mapper `options` choose, then aligned to the GPS
+// One mapping of the view graph by the mapper `options` choose (ChooseMapper), then aligned to the GPS
 // priors (GeoreferenceModel). `scene` as RunIncrementalMapper takes it; on return the model.
 MapperSummary MapAndGeoreference(const ReconstructionOptions& options, const TrackSet& tracks,
                                  const std::vector<VerifiedPair>& pairs, Scene* scene);

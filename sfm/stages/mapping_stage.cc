@@ -11,6 +11,8 @@
 #include "sfm/database/view_graph_loader.h"
 #include "sfm/stages/georeference_priors.h"
 #include "sfm/stages/gps_rebuild.h"
+#include "sfm/stages/mapper_choice.h"
+#include "sfm/stages/model_components.h"
 #include "sfm/scene/track_builder.h"
 #include "sfm/stages/ground_control_stage.h"
 #include "sfm/stages/part_files.h"
@@ -22,10 +24,8 @@ namespace {
 // Marks the frames of ordered input that add no baseline (keyframes.h), in name order.
 void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks, Scene* scene,
                    MappingCounts* statistics) {
-  const bool ordered = options.correspondences == CorrespondenceSource::kKltTracks ||
-                       options.pair_selection.mode == PairSelection::kSequential;
   if (options.keyframe_mode == KeyframeMode::kOff ||
-      (options.keyframe_mode == KeyframeMode::kAuto && !ordered)) {
+      (options.keyframe_mode == KeyframeMode::kAuto && !IsOrderedInput(options))) {
     return;
   }
   std::vector<int> order(scene->images.size());
@@ -38,6 +38,20 @@ void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks,
   PROJ_LOG(kInfo, "keyframes: " << selection.num_keyframes << " of " << order.size()
                                 << " frames (parallax of at least " << options.keyframes.min_parallax_deg
                                 << " deg); the others are registered afterwards");
+}
+
+// The images the view graph links to each other: its largest connected group.
+int NumLinkedImages(const ViewGraph& graph) {
+  std::vector<ImagePair> edges;
+  for (const VerifiedPair& pair : graph.pairs) {
+    if (!pair.geometry.inlier_matches.empty()) edges.push_back(pair.pair);
+  }
+  const std::vector<char> linked = LargestConnectedComponent(static_cast<int>(graph.scene.images.size()), edges);
+  return static_cast<int>(std::count(linked.begin(), linked.end(), 1));
+}
+
+const char* MapperName(MapperChoice choice) {
+  return choice == MapperChoice::kGlobal ? "global" : "incremental";
 }
 
 }  // namespace
@@ -79,13 +93,21 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   summary.enu_frame =
       LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   const int num_images = static_cast<int>(graph.scene.images.size());
-  summary.mapper_name = UseGlobalMapper(options, num_images) ? "global" : "incremental";
-  PROJ_LOG(kInfo, "mapper: " << summary.mapper_name);
-  const bool may_rebuild = options.rebuild_with_gps && !graph.scene.position_priors.empty();
-  std::optional<Scene> unmapped;  // for a second attempt
-  if (may_rebuild) unmapped = graph.scene;
+  // Decided once here: the parts, the GPS rebuild and the other components follow it.
+  const MapperDecision decision = ChooseMapper(options, graph.scene);
+  ReconstructionOptions chosen = options;
+  chosen.mapper_choice = decision.global ? MapperChoice::kGlobal : MapperChoice::kIncremental;
+  summary.mapper_name = MapperName(chosen.mapper_choice);
+  summary.mapper_reason = decision.reason;
+  PROJ_LOG(kInfo, "mapper: " << summary.mapper_name << " (" << decision.reason << ")");
   summary.num_parts = merge_parts_dir.empty() ? options.partitioning.NumParts(num_images)
                                               : PartCountInFolder(merge_parts_dir);
+  const bool may_rebuild = options.rebuild_with_gps && !graph.scene.position_priors.empty();
+  // An automatic choice of the global mapper is checked, and mapped incrementally when it fails.
+  const bool may_fall_back = options.mapper_choice == MapperChoice::kAuto && decision.global &&
+                             merge_parts_dir.empty() && summary.num_parts == 1;
+  std::optional<Scene> unmapped;  // for a second attempt
+  if (may_rebuild || may_fall_back) unmapped = graph.scene;
   if (!merge_parts_dir.empty()) {
     const ImagePartition partition =
         PartitionViewGraph(options.partitioning, summary.num_parts, graph.scene, graph.pairs);
@@ -93,28 +115,50 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
         ReadPartModels(merge_parts_dir, partition.parts, graph.scene, graph.pairs.size());
     PartitionedMappingTrace trace;
     summary.mapper =
-        MergeAndCompleteParts(options, parts, partition.core_part, tracks, graph.pairs, &graph.scene, &trace);
+        MergeAndCompleteParts(chosen, parts, partition.core_part, tracks, graph.pairs, &graph.scene, &trace);
     summary.times.Add("mapping.merge", trace.merge_seconds);
   } else if (summary.num_parts > 1) {
     PartitionedMappingTrace trace;
-    summary.mapper = MapPartitioned(options, summary.num_parts, tracks, graph.pairs, &graph.scene, &trace);
+    summary.mapper = MapPartitioned(chosen, summary.num_parts, tracks, graph.pairs, &graph.scene, &trace);
     summary.times.Add("mapping.parts", trace.parts_seconds);
     summary.times.Add("mapping.merge", trace.merge_seconds);
   } else {
-    summary.mapper = MapAndGeoreference(options, tracks, graph.pairs, &graph.scene);
+    summary.mapper = MapAndGeoreference(chosen, tracks, graph.pairs, &graph.scene);
   }
-  const ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+  ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+  if (may_fall_back) {
+    const std::string fault =
+        GlobalModelFault(options.auto_mapper, summary.mapper, first, NumLinkedImages(graph));
+    if (!fault.empty()) {
+      PROJ_LOG(kWarning, "mapper auto: the global model is not kept (" << fault
+                                                                     << "); mapping with the incremental mapper");
+      Timer fallback_timer;
+      chosen.mapper_choice = MapperChoice::kIncremental;
+      summary.mapper_name = MapperName(chosen.mapper_choice);
+      summary.mapper_reason += "; the global model failed its check: " + fault;
+      graph.scene = *unmapped;
+      summary.mapper = MapAndGeoreference(chosen, tracks, graph.pairs, &graph.scene);
+      first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+      summary.times.Add("mapping.auto_fallback", fallback_timer.ElapsedSeconds());
+    }
+  }
   if (may_rebuild && summary.mapper.success && !first.gps.Consistent()) {
     Timer rebuild_timer;
-    std::optional<GpsRebuild> rebuilt = RebuildWithGps(options, tracks, graph.pairs, *unmapped, first);
+    std::optional<GpsRebuild> rebuilt = RebuildWithGps(chosen, tracks, graph.pairs, *unmapped, first);
     if (rebuilt) {
       graph.scene = std::move(rebuilt->scene);
       summary.mapper = std::move(rebuilt->mapper);
       summary.mapper_name = rebuilt->mapper_name;
+      chosen.mapper_choice = rebuilt->mapper_name == "global" ? MapperChoice::kGlobal : MapperChoice::kIncremental;
       summary.rebuilt_with_gps = true;
       summary.first_attempt = first;
     }
     summary.times.Add("mapping.gps_rebuild", rebuild_timer.ElapsedSeconds());
+  }
+  if (summary.mapper.success) {
+    Timer components_timer;
+    summary.components = MapOtherComponents(chosen, graph.scene, graph.pairs);
+    summary.times.Add("mapping.components", components_timer.ElapsedSeconds());
   }
   summary.scene = std::move(graph.scene);
   summary.database_image_ids = std::move(graph.database_image_ids);
@@ -146,6 +190,8 @@ MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Sha
                "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
                                       << " usable image(s); at least two are needed");
   LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
+  ReconstructionOptions chosen = options;  // the whole view graph's choice, as a single run makes it
+  chosen.mapper_choice = ChooseMapper(options, graph.scene).global ? MapperChoice::kGlobal : MapperChoice::kIncremental;
   const ImagePartition partition = PartitionViewGraph(options.partitioning, part.count, graph.scene, graph.pairs);
   PROJ_REQUIRE(part.index < static_cast<int>(partition.parts.size()),
                "part " << part.Name() << ": the view graph of " << graph.scene.images.size()
@@ -154,7 +200,7 @@ MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Sha
                           << graph.scene.images.size() << " images (cut by "
                           << (partition.by_position ? "GPS position" : "the view graph") << ")");
   MapperSummary summary;
-  const PartModel model = MapPart(options, graph.scene, graph.pairs, partition.parts[part.index],
+  const PartModel model = MapPart(chosen, graph.scene, graph.pairs, partition.parts[part.index],
                                   options.run.num_threads, true, &summary);
   if (summary.success) WritePartModel(parts_dir, part, model, graph.scene, graph.pairs.size());
   return summary;

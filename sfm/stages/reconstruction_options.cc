@@ -28,8 +28,8 @@ void ReconstructionOptions::Check() const {
   quality.Check();
   global_mapper.Check();
   partitioning.Check();
-  PROJ_REQUIRE(auto_global_min_images >= 0,
-               "--mapper-auto-min-images must be >= 0 (got " << auto_global_min_images << ")");
+  auto_mapper.Check();
+  components.Check();
   if (ba_solver == BaSolverChoice::kGpu) UseGpu(ComputeDevice::kGpu, "--ba-solver gpu");
   PROJ_REQUIRE(max_chunk_images >= 2, "--max-chunk-images must be >= 2 (got " << max_chunk_images << ")");
 }

@@ -16,6 +16,8 @@
 #include "sfm/stages/keyframe_sift_stage.h"
 #include "sfm/stages/klt_stage.h"
 #include "sfm/stages/loop_closure.h"
+#include "sfm/stages/mapper_choice.h"
+#include "sfm/stages/model_components.h"
 #include "sfm/stages/model_quality.h"
 #include "sfm/stages/partitioned_mapping.h"
 #include "sfm/stages/stage_options.h"
@@ -29,10 +31,9 @@ namespace proj {
 enum class CorrespondenceSource { kDescriptors, kKltTracks };
 
 // Which mapper builds the model: incremental (image by image), global (rotation averaging and
-// global positioning, sfm/global/global_mapper.h), or auto: global from
-// auto_global_min_images images on (0: never). No size where the global mapper is faster at
-// equal accuracy has been measured yet (README "Mappers"), so auto stays incremental unless
-// given a threshold.
+// global positioning, sfm/global/global_mapper.h), or auto: by the rule of mapper_choice.h
+// (global for unordered input with GPS on most images, where it measured more accurate;
+// incremental otherwise, and when the global model fails its checks).
 enum class MapperChoice { kIncremental, kGlobal, kAuto };
 
 // Solver of the mapper's bundle adjustments (sfm/ba/bundle_adjuster.h): auto is our LM + Schur
@@ -73,7 +74,9 @@ struct ReconstructionOptions {
   MapperChoice mapper_choice = MapperChoice::kIncremental;
   BaSolverChoice ba_solver = BaSolverChoice::kAuto;  // written into `mapper` by Resolve()
   GlobalMapperOptions global_mapper;  // its `refinement` is replaced by `mapper`
-  int auto_global_min_images = 0;
+  AutoMapperOptions auto_mapper;  // --mapper auto's rule and its check of a global model
+  // The images the main model leaves out mapped into models of their own (model_components.h).
+  ComponentOptions components;
   // Large view graphs cut into parts mapped on their own and merged (partitioned_mapping.h).
   PartitionedMappingOptions partitioning;
   GeoreferenceOptions georeference;  // GPS priors of the mapper

@@ -33,6 +33,8 @@ void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result) 
   result->mapper = std::move(summary.mapper);
   result->enu_frame = std::move(summary.enu_frame);
   result->mapper_name = std::move(summary.mapper_name);
+  result->mapper_reason = std::move(summary.mapper_reason);
+  result->components = std::move(summary.components);
   result->num_mapping_parts = summary.num_parts;
   result->ground_control = std::move(summary.ground_control);
   result->quality = std::move(summary.quality);

@@ -33,6 +33,7 @@ struct ReconstructionResult {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  std::string mapper_reason;  // why that one (mapper_choice.h)
   int num_mapping_parts = 1;  // > 1: mapped in parts and merged (partitioned_mapping.h)
   // --gcp: the georeference by ground control points, their residuals (report.json "gcp").
   std::optional<GroundControlSummary> ground_control;
@@ -41,6 +42,9 @@ struct ReconstructionResult {
   ModelQuality quality;
   bool rebuilt_with_gps = false;
   std::optional<ModelQuality> first_attempt;
+  // The models of the images `scene` leaves out (model_components.h), written as
+  // OUT/models/1, 2, ... (output_writer.h), in the ENU frame too when aligned to their GPS.
+  std::vector<ComponentModel> components;
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;

@@ -13,6 +13,7 @@
 #include "sfm/gcp/ground_control.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/scene/scene.h"
+#include "sfm/stages/model_components.h"
 #include "sfm/stages/model_quality.h"
 #include "sfm/stages/video_frames_stage.h"
 
@@ -92,6 +93,7 @@ struct MappingStageSummary {
   // mapper.georeference.aligned. nullopt: no image had GPS (or --no-georeference).
   std::optional<EnuFrame> enu_frame;
   std::string mapper_name;  // "incremental" or "global": the one that ran
+  std::string mapper_reason;  // why (mapper_choice.h), and why --mapper auto fell back
   int num_parts = 1;        // > 1: partitioned mapping (partitioned_mapping.h) in this many parts
   // --gcp: the ground control points' georeference (ground_control_stage.h); when it
   // succeeded, enu_frame is the GCPs' frame and the model is in it.
@@ -102,6 +104,8 @@ struct MappingStageSummary {
   ModelQuality quality;
   bool rebuilt_with_gps = false;
   std::optional<ModelQuality> first_attempt;
+  // The models of the images `scene` leaves out (model_components.h), largest group first.
+  std::vector<ComponentModel> components;
   StageTimes times;
 };
 

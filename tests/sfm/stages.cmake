@@ -7,6 +7,7 @@ proj_add_test(sfm_stages_test
     ${CMAKE_CURRENT_LIST_DIR}/stages/gps_rebuild_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/mapper_test_scene.cc
     ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
+    ${CMAKE_CURRENT_LIST_DIR}/stages/mapper_choice_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/stages/model_quality_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/stages/extract_and_match.cc
     ${CMAKE_CURRENT_LIST_DIR}/stages/multi_device_stages_test.cc

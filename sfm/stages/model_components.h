@@ -1,0 +1,51 @@
+// Every connected component of a scene mapped, not only the largest (issue 26): images the
+// main model did not register are mapped on their own, a model per group of them that a new
+// initial pair can start, as COLMAP writes sparse/0, sparse/1, ... (COLMAP 4 and GLOMAP
+// doubled their IMC 2025 score by keeping every component). Two photo sets with nothing in
+// common in one folder come out as two models instead of one and a list of unregistered images.
+// The main model stays the run's model (OUT/model); the others are written as OUT/models/1, ...
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sfm/mapper/incremental_mapper.h"
+#include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
+
+namespace proj {
+
+struct ReconstructionOptions;
+
+struct ComponentOptions {
+  bool enabled = true;     // --all-components on|off
+  int min_model_size = 3;  // a model of fewer registered images is not kept (COLMAP's min_model_size)
+  int max_components = 10;  // models in all, the main one included; >= 1
+
+  void Check() const;  // throws InputError naming the option
+};
+
+// One more model: the view graph of the images `image_ids` (increasing indices into the
+// whole scene) mapped alone.
+struct ComponentModel {
+  std::vector<int> image_ids;  // scene.images[i] is image image_ids[i] of the whole scene
+  Scene scene;                 // its registered images posed; in the GPS frame when aligned
+  MapperSummary mapper;        // mapper.georeference: its alignment to its images' GPS priors
+};
+
+// The groups of images that no model holds yet (`in_a_model`, per image of the whole scene)
+// linked by verified pairs among themselves, as ConnectedComponents orders them.
+std::vector<std::vector<int>> UnmodelledGroups(const std::vector<char>& in_a_model,
+                                               const std::vector<VerifiedPair>& pairs);
+
+// After the main model (`scene`, its registered images): the images it left out, mapped by
+// the run's mapper (options.mapper_choice, resolved to incremental or global) and aligned to
+// their GPS as the main model is (MapAndGeoreference), largest group first: a model that
+// registers at least options.components.min_model_size images is kept and its images leave
+// the pool; a group where none starts is given up. Stops when no group of min_model_size
+// images is left or options.components.max_components models exist. Empty when disabled.
+// Logs each model kept.
+std::vector<ComponentModel> MapOtherComponents(const ReconstructionOptions& options, const Scene& scene,
+                                               const std::vector<VerifiedPair>& pairs);
+
+}  // namespace proj
