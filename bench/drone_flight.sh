@@ -15,6 +15,7 @@
 #   EXTRA="ARGS"    more reconstruct options (e.g. "--gpu-bundle-adjustment")
 #   LIMIT_S=N       interrupt reconstruct (SIGINT: it stops after the current unit) after N s,
 #                   so a run that would overrun a device call still reports how far it got
+#   RESUME=1        keep OUT_DIR/recon: reconstruct resumes an interrupted run (its database)
 #   RESULTS_DIR=DIR copy summary.txt, the logs and report.json there (e.g. the device's $OUT)
 # Prints (and writes to OUT_DIR/summary.txt) one line per figure.
 #
@@ -76,7 +77,7 @@ if [ "$phase" != reconstruct ]; then
 fi
 if [ "$phase" != render ]; then
   [ -d "$out/flight/images" ] || { echo "bench: no rendered flight in '$out/flight' (PHASE=render first)" >&2; exit 2; }
-  rm -rf "$out/recon"
+  [ "${RESUME:-0}" = 1 ] || rm -rf "$out/recon"
   # shellcheck disable=SC2086
   limit=()
   [ -n "${LIMIT_S:-}" ] && limit=(timeout -s INT -k 30 "$LIMIT_S")

@@ -8,7 +8,7 @@
 #   bench/scaling_flight.sh OUT_DIR SIZE...        e.g. build-flight/scale 1000 2000 5000 10000
 # Environment: WIDTH, HEIGHT (640 x 480), PHASE=all|render|reconstruct (render: only the
 # largest flight; reconstruct: the sizes from a flight rendered before on this machine), SFM,
-# EXTRA, LIMIT_S, THREADS, DEVICE (auto), RESULTS_DIR (passed to drone_flight.sh; each size's files go to
+# EXTRA, LIMIT_S, RESUME, THREADS, DEVICE (auto), RESULTS_DIR (passed to drone_flight.sh; each size's files go to
 # RESULTS_DIR/N).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
