@@ -235,7 +235,9 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "Partitioned mapping: a view graph of more images than this is cut into overlapping "
                  "parts of about this many (by GPS position, else by the view graph), mapped on their "
                  "own (several at once) and merged by their shared images, then adjusted as a whole; "
-                 "0 = never")
+                 "0 = never; -1 = automatic: parts of 500 images when there are more than 2,500 (10,000 "
+                 "images mapped in 7.4 minutes on one H200; below a few thousand one run of the whole is "
+                 "as fast and more accurate)")
       ->capture_default_str();
   app.add_option("--num-parts", parts.num_parts,
                  "Partitioned mapping in exactly this many parts, whatever the size (0: from "

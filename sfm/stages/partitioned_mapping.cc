@@ -18,14 +18,18 @@ namespace proj {
 
 int PartitionedMappingOptions::NumParts(int num_images) const {
   if (num_parts > 0) return num_parts;
-  if (max_part_images <= 0 || num_images <= max_part_images) return 1;
-  return (num_images + max_part_images - 1) / max_part_images;
+  int part_images = max_part_images;
+  if (part_images == kAutomatic) part_images = num_images > auto_min_images ? auto_part_images : 0;
+  if (part_images <= 0 || num_images <= part_images) return 1;
+  return (num_images + part_images - 1) / part_images;
 }
 
 void PartitionedMappingOptions::Check() const {
-  PROJ_REQUIRE(max_part_images >= 0, "--partition-max-images must be >= 0 (got " << max_part_images << ")");
-  PROJ_REQUIRE(max_part_images == 0 || max_part_images >= 10,
-               "--partition-max-images must be 0 (never) or at least 10 (got " << max_part_images << ")");
+  PROJ_REQUIRE(max_part_images == kAutomatic || max_part_images == 0 || max_part_images >= 10,
+               "--partition-max-images must be -1 (automatic), 0 (never) or at least 10 (got " << max_part_images
+                                                                                                << ")");
+  PROJ_REQUIRE(auto_part_images >= 10 && auto_min_images >= auto_part_images,
+               "the automatic partition needs parts of at least 10 images, fewer than the images it starts at");
   PROJ_REQUIRE(num_parts >= 0, "--num-parts must be >= 0 (got " << num_parts << ")");
   PROJ_REQUIRE(parallel_parts >= 0, "--parallel-parts must be >= 0 (got " << parallel_parts << ")");
   partition.Check();

@@ -24,8 +24,17 @@ struct ReconstructionOptions;
 
 struct PartitionedMappingOptions {
   // Views graphs of more images than this are cut into parts of at most about this many
-  // (before the overlap is added); 0: never (--partition-max-images).
-  int max_part_images = 0;
+  // (before the overlap is added); 0: never; kAutomatic: parts of auto_part_images when the
+  // view graph holds more than auto_min_images (--partition-max-images).
+  static constexpr int kAutomatic = -1;
+  int max_part_images = kAutomatic;
+  // The automatic choice, from a synthetic flight on one H200 (bench/RESULTS-mapping.md
+  // "Scaling"): 10,000 images in 20 parts of 500 mapped in 443 s, every image registered
+  // (one run of the whole: about half an hour, extrapolated); its first 1,000 images mapped
+  // whole in 70 s at 67.5 mm, in 2 parts in 59 s at 87.7 mm: below a few thousand images one
+  // run of the whole is about as fast and more accurate.
+  int auto_min_images = 2500;
+  int auto_part_images = 500;
   int num_parts = 0;  // > 0: exactly this many parts, whatever the size (--num-parts)
   // Parts mapped at once on one machine, each with an equal share of the run's threads; 0:
   // one per 4 threads (at most the number of parts).

@@ -115,7 +115,12 @@ TEST(PartitionedMapping, WithoutGpsThePartsAreCutByTheViewGraphAndMergedAlike) {
 
 TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   PartitionedMappingOptions options;
-  EXPECT_EQ(options.NumParts(5000), 1);  // never by default
+  // Automatic by default: one run of the whole up to 2,500 images, parts of 500 above.
+  EXPECT_EQ(options.NumParts(2500), 1);
+  EXPECT_EQ(options.NumParts(2501), 6);
+  EXPECT_EQ(options.NumParts(10000), 20);
+  options.max_part_images = 0;  // never
+  EXPECT_EQ(options.NumParts(10000), 1);
   options.max_part_images = 1000;
   EXPECT_EQ(options.NumParts(1000), 1);
   EXPECT_EQ(options.NumParts(1001), 2);
@@ -123,6 +128,8 @@ TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   options.num_parts = 4;
   EXPECT_EQ(options.NumParts(200), 4);
   options.max_part_images = 5;
+  EXPECT_THROW(options.Check(), InputError);
+  options.max_part_images = -2;
   EXPECT_THROW(options.Check(), InputError);
 }
 
