@@ -50,6 +50,7 @@ void SyntheticFlightOptions::Check() const {
   PROJ_REQUIRE(width >= 16 && width <= 16384 && height >= 16 && height <= 16384,
                "--width/--height must be in [16, 16384]");
   PROJ_REQUIRE(focal_px > 0 && std::isfinite(focal_px), "SyntheticFlightOptions.focal_px must be > 0");
+  PROJ_REQUIRE(radial_k1 > -0.25 && radial_k1 < 0.25, "--radial-k1 must be in (-0.25, 0.25) (got " << radial_k1 << ")");
   PROJ_REQUIRE(altitude_m > world.relief_m + world.max_building_height_m + 5,
                "--altitude-m must clear the terrain and buildings (> "
                    << world.relief_m + world.max_building_height_m + 5 << " m)");
@@ -104,6 +105,7 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
     camera.width = options.width;
     camera.height = options.height;
     camera.K << options.focal_px, 0, 0.5 * options.width, 0, options.focal_px, 0.5 * options.height, 0, 0, 1;
+    camera.distortion = Eigen::Vector3d(options.radial_k1, 0, 0);
     camera.C = Eigen::Vector3d(x0 + line * line_spacing_m + 0.5 * Gaussian(&rng),
                                y + 0.5 * Gaussian(&rng), options.altitude_m + 0.7 * Gaussian(&rng));
     const double jitter = options.attitude_jitter_deg * kDegToRad;

@@ -36,7 +36,8 @@ struct SyntheticFlightOptions {
   int num_images = 150;
   int width = 1280;  // pixels
   int height = 960;
-  double focal_px = 1100;       // fx = fy, principal point at the centre, no distortion
+  double focal_px = 1100;       // fx = fy, principal point at the centre
+  double radial_k1 = 0;         // SIMPLE_RADIAL distortion (< 0: barrel); in (-0.25, 0.25)
   double altitude_m = 80;       // flight height above the terrain datum (z = 0)
   double forward_overlap = 0.75;  // along the flight line, of a nadir footprint
   double side_overlap = 0.6;      // between flight lines

@@ -108,6 +108,12 @@ class BoxCulling {
 
 Ray PixelRay(const StrechaCamera& camera, double u, double v) { return ViewRays(camera).At(u, v); }
 
+Eigen::Vector2d UndistortRadial(double k1, const Eigen::Vector2d& distorted) {
+  Eigen::Vector2d x = distorted;
+  for (int i = 0; i < 30; ++i) x = distorted / (1 + k1 * x.squaredNorm());
+  return x;
+}
+
 std::array<float, 3> RenderSample(const SyntheticWorld& world, const StrechaCamera& camera,
                                   double u, double v, double sample_spacing_px) {
   return ShadeRay(world, ViewRays(camera), u, v, sample_spacing_px, nullptr, -1, nullptr);

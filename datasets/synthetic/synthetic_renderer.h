@@ -19,6 +19,10 @@ namespace proj::synthetic {
 // when K's last row is (0, 0, 1).
 Ray PixelRay(const StrechaCamera& camera, double u, double v);
 
+// The undistorted normalized point x with x * (1 + k1 * |x|^2) = distorted (SIMPLE_RADIAL's
+// distortion undone by fixed-point iteration).
+Eigen::Vector2d UndistortRadial(double k1, const Eigen::Vector2d& distorted);
+
 // Colour in [0, 255] of one ray through (u, v), its texture filtered for samples
 // `sample_spacing_px` apart. The renderer averages these over each pixel.
 std::array<float, 3> RenderSample(const SyntheticWorld& world, const StrechaCamera& camera,

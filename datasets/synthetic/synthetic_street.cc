@@ -298,25 +298,13 @@ synthetic::SyntheticWorld BuildStreetWorld(const SyntheticStreetOptions& options
   return synthetic::BuildSyntheticWorld(world, boxes, options.seed, options.num_threads);
 }
 
-namespace {
-
-// The undistorted normalized point x with x * (1 + k1 * |x|^2) = distorted (fixed-point
-// iteration).
-Eigen::Vector2d Undistort(double k1, const Eigen::Vector2d& distorted) {
-  Eigen::Vector2d x = distorted;
-  for (int i = 0; i < 30; ++i) x = distorted / (1 + k1 * x.squaredNorm());
-  return x;
-}
-
-}  // namespace
-
 Image RenderStreetView(const synthetic::SyntheticWorld& world, const StrechaCamera& camera,
                        const SyntheticStreetOptions& options) {
   const double k1 = options.radial_k1;
   if (k1 == 0) return synthetic::RenderView(world, camera, options.supersampling, options.num_threads);
   // Render a pinhole view large enough to hold every undistorted pixel, then resample it.
   const double f = camera.K(0, 0), cx = camera.K(0, 2), cy = camera.K(1, 2);
-  const auto undistort = [k1](const Eigen::Vector2d& distorted) { return Undistort(k1, distorted); };
+  const auto undistort = [k1](const Eigen::Vector2d& distorted) { return synthetic::UndistortRadial(k1, distorted); };
   double half_x = 0, half_y = 0;
   for (double u : {0.0, cx, static_cast<double>(camera.width)}) {
     for (double v : {0.0, cy, static_cast<double>(camera.height)}) {
@@ -364,7 +352,7 @@ FloatRaster RenderStreetDepth(const synthetic::SyntheticWorld& world, const Stre
   if (k1 == 0) return synthetic::RenderDepth(world, camera, options.num_threads);
   const double f = camera.K(0, 0), cx = camera.K(0, 2), cy = camera.K(1, 2);
   return synthetic::RenderDepth(world, camera, options.num_threads, [&](double u, double v) {
-    return Undistort(k1, Eigen::Vector2d((u - cx) / f, (v - cy) / f));
+    return synthetic::UndistortRadial(k1, Eigen::Vector2d((u - cx) / f, (v - cy) / f));
   });
 }
 

@@ -277,9 +277,17 @@ Image RenderTerrainView(const TerrainWorld& world, const StrechaCamera& camera, 
   image.channels = 3;
   image.data.resize(static_cast<size_t>(image.width) * image.height * 3);
   const double spacing_rad = 1.0 / camera.K(0, 0);
+  // A pixel's ray through its undistorted position (SIMPLE_RADIAL k1 = camera.distortion[0]).
+  const double k1 = camera.distortion[0], f = camera.K(0, 0), cx = camera.K(0, 2), cy = camera.K(1, 2);
   ParallelFor(0, image.height, num_threads, [&](int row, int) {
     for (int col = 0; col < image.width; ++col) {
-      const Ray ray = PixelRay(camera, col + 0.5, row + 0.5);
+      double u = col + 0.5, v = row + 0.5;
+      if (k1 != 0) {
+        const Eigen::Vector2d n = UndistortRadial(k1, Eigen::Vector2d((u - cx) / f, (v - cy) / f));
+        u = f * n.x() + cx;
+        v = f * n.y() + cy;
+      }
+      const Ray ray = PixelRay(camera, u, v);
       const std::array<float, 3> colour = world.Trace(ray.origin, ray.direction, spacing_rad);
       uint8_t* out = &image.data[(static_cast<size_t>(row) * image.width + col) * 3];
       for (int c = 0; c < 3; ++c) out[c] = static_cast<uint8_t>(std::clamp(colour[c] + 0.5f, 0.0f, 255.0f));

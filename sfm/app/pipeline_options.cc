@@ -239,6 +239,12 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                  "images mapped in 7.4 minutes on one H200; below a few thousand one run of the whole is "
                  "as fast and more accurate)")
       ->capture_default_str();
+  app.add_option("--partition-shape-prior", parts.merged.shape_prior_factor,
+                 "Partitioned mapping: the merged cameras' centres held through the completion within this "
+                 "multiple of the merge's disagreement, e.g. 3 (0: not held). More accurate for cameras "
+                 "without lens distortion (a 200-image flight in 4 parts: 19 mm against 52 mm), less with "
+                 "it (k1 = -0.05: 3.4 m against 1.6 m): bench/RESULTS-mapping.md")
+      ->capture_default_str();
   app.add_option("--num-parts", parts.num_parts,
                  "Partitioned mapping in exactly this many parts, whatever the size (0: from "
                  "--partition-max-images)")

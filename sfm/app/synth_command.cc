@@ -76,7 +76,8 @@ CommandRunner AddSynthCommand(CLI::App& app) {
       "--street", "Render a car's forward drive along a street (~1 m per frame, a 90-degree turn, a "
                   "stop; 1226x370 unless --width/--height)");
   street_flag->excludes(sequence);
-  app.add_option("--radial-k1", street->radial_k1, "--street: SIMPLE_RADIAL distortion k1 (< 0: barrel)")
+  auto radial_k1 = std::make_shared<double>(0.0);
+  app.add_option("--radial-k1", *radial_k1, "--street or --flight: SIMPLE_RADIAL distortion k1 (< 0: barrel)")
       ->capture_default_str();
   app.add_flag("--loop", street->loop,
                "--street: drive around a block (four left turns) back to the start instead of the "
@@ -106,6 +107,7 @@ CommandRunner AddSynthCommand(CLI::App& app) {
       flight->height = options->height;
       flight->focal_px = options->focal_px * options->width / 1280.0;
       flight->seed = options->seed;
+      flight->radial_k1 = *radial_k1;
       if (*count > 0) flight->num_images = *count;
       WriteSyntheticFlight(*flight, *out_dir);
     } else if (street_flag->count() > 0) {
@@ -113,6 +115,7 @@ CommandRunner AddSynthCommand(CLI::App& app) {
       if (width->count() > 0) street->width = options->width;
       if (height->count() > 0) street->height = options->height;
       street->seed = options->seed;
+      street->radial_k1 = *radial_k1;
       WriteSyntheticStreet(*street, *out_dir);
     } else if (object_flag->count() > 0) {
       if (*count > 0) object->num_views = *count;

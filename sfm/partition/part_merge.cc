@@ -26,6 +26,14 @@ int PartMergeSummary::NumMerged() const {
   return static_cast<int>(std::count_if(parts.begin(), parts.end(), [](const auto& p) { return p.merged; }));
 }
 
+double PartMergeSummary::MedianCenterError() const {
+  std::vector<double> errors;
+  for (const PartAlignmentRecord& record : parts) {
+    if (record.merged && record.num_inliers > 0) errors.push_back(record.median_center_error);
+  }
+  return errors.empty() ? 0.0 : UpperMedian(errors);
+}
+
 namespace {
 
 // The median distance of each point to its nearest other point.

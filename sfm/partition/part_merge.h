@@ -54,6 +54,9 @@ struct PartMergeSummary {
   int num_registered = 0;              // images with a pose after the merge
   std::vector<PartAlignmentRecord> parts;  // by part index
   int NumMerged() const;
+  // The median over the parts merged by shared images of their median centre error; 0 when
+  // none was.
+  double MedianCenterError() const;
 };
 
 // Writes the merged poses (images of merged parts registered; an image in several parts takes

@@ -34,6 +34,8 @@ void PartitionedMappingOptions::Check() const {
   PROJ_REQUIRE(parallel_parts >= 0, "--parallel-parts must be >= 0 (got " << parallel_parts << ")");
   partition.Check();
   merge.Check();
+  PROJ_REQUIRE(merged.shape_prior_factor >= 0 && std::isfinite(merged.shape_prior_factor),
+               "--partition-shape-prior must be >= 0 (got " << merged.shape_prior_factor << ")");
 }
 
 ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
@@ -107,7 +109,8 @@ MapperSummary MergeAndCompleteParts(const ReconstructionOptions& options, const 
     summary.failure_reason = "no part of the partitioned mapping built a model";
     return summary;
   }
-  summary = CompleteMergedModel(options.mapper, options.partitioning.merged, tracks, pairs, scene);
+  summary = CompleteMergedModel(options.mapper, options.partitioning.merged, trace->merge.MedianCenterError(), tracks,
+                                pairs, scene);
   GeoreferenceModel(options.mapper.priors, options.mapper.seed + 104729, scene, &summary);
   trace->merge_seconds = timer.ElapsedSeconds();
   return summary;

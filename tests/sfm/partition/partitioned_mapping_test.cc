@@ -113,6 +113,27 @@ TEST(PartitionedMapping, WithoutGpsThePartsAreCutByTheViewGraphAndMergedAlike) {
   EXPECT_LT(errors.max_m, 0.2);
 }
 
+// With the merged shape held through the completion (--partition-shape-prior), the flight is
+// as accurate as freely completed, and the alignment to the merged centres is not reported as
+// a georeference: there is no GPS here.
+TEST(PartitionedMapping, HoldingTheMergedShapeKeepsTheModelAndClaimsNoGeoreference) {
+  testing::MapperTestScene flight = testing::MakeMapperTestScene(testing::MakeNadirFlight(4, 12, 3000, 9));
+  ReconstructionOptions options = Options();
+  options.partitioning.merged.shape_prior_factor = 3;
+  Scene parted = flight.input;
+  PartitionedMappingTrace trace;
+  const MapperSummary merged = MapPartitioned(options, 2, flight.tracks, flight.pairs, &parted, &trace);
+  ASSERT_TRUE(merged.success) << merged.failure_reason;
+  EXPECT_EQ(trace.merge.NumMerged(), 2);
+  EXPECT_GT(trace.merge.MedianCenterError(), 0);
+  EXPECT_FALSE(merged.georeference.aligned);
+  EXPECT_TRUE(parted.position_priors.empty());
+  const Errors errors = CenterErrors(flight.truth, parted);
+  EXPECT_EQ(errors.num_registered, 48);
+  EXPECT_LT(errors.median_m, 0.05);
+  EXPECT_LT(errors.max_m, 0.2);
+}
+
 TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   PartitionedMappingOptions options;
   // Automatic by default: one run of the whole up to 2,500 images, parts of 500 above.
