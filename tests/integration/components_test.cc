@@ -16,6 +16,7 @@
 #include "sfm/stages/input_stage.h"
 #include "sfm/stages/mapping_stage.h"
 #include "sfm/stages/pair_stage.h"
+#include "tests/integration/cpu_pipeline_options.h"
 #include "tests/support/test_data.h"
 
 namespace proj {
@@ -24,14 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kRingImages = 12;
-
-ReconstructionOptions CpuOptions(MapperChoice mapper) {
-  ReconstructionOptions options;
-  options.run.device = ComputeDevice::kCpu;
-  options.extraction.features.selection.max_features = 2048;
-  options.mapper_choice = mapper;
-  return options.Resolve();
-}
 
 // Two rings (640x480, focal 550 px as tests/integration/small_scene.h) rendered from worlds
 // of seeds 1 and 2 into DIR/images as a_NNNN.jpg and b_NNNN.jpg, their truths in DIR/gt_a and
@@ -97,7 +90,7 @@ TEST(Components, TwoRingsGiveTwoModelsOneRingOne) {
   std::vector<int> ids, ring_a;
   {
     SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
-    const ReconstructionOptions options = CpuOptions(MapperChoice::kIncremental);
+    const ReconstructionOptions options = testing::CpuPipelineOptions(MapperChoice::kIncremental);
     ids = RunExtractionStage(options, dir + "/images", &database).image_ids;
     RunMatchingStages(options, ids, &database);
     for (const DatabaseImage& image : database.ReadImages()) {
@@ -107,7 +100,7 @@ TEST(Components, TwoRingsGiveTwoModelsOneRingOne) {
   ASSERT_EQ(ids.size(), 2u * kRingImages);
   const RunDescription run{dir + "/images", "cpu", "test"};
   for (MapperChoice mapper : {MapperChoice::kIncremental, MapperChoice::kGlobal}) {
-    ReconstructionResult result = Map(CpuOptions(mapper), database_path, ids);
+    ReconstructionResult result = Map(testing::CpuPipelineOptions(mapper), database_path, ids);
     SCOPED_TRACE(result.mapper_name);
     ASSERT_TRUE(result.mapper.success) << result.mapper.failure_reason;
     EXPECT_EQ(result.scene.NumRegisteredImages(), kRingImages);
@@ -129,7 +122,7 @@ TEST(Components, TwoRingsGiveTwoModelsOneRingOne) {
   }
 
   // --all-components off: one model.
-  ReconstructionOptions off = CpuOptions(MapperChoice::kIncremental);
+  ReconstructionOptions off = testing::CpuPipelineOptions(MapperChoice::kIncremental);
   off.components.enabled = false;
   const ReconstructionResult one_model = Map(off, database_path, ids);
   ASSERT_TRUE(one_model.mapper.success) << one_model.mapper.failure_reason;
@@ -137,7 +130,7 @@ TEST(Components, TwoRingsGiveTwoModelsOneRingOne) {
   EXPECT_TRUE(one_model.components.empty());
 
   // One component (ring a alone) mapped into the incremental run's folder: its models/ goes.
-  ReconstructionResult single = Map(CpuOptions(MapperChoice::kIncremental), database_path, ring_a);
+  ReconstructionResult single = Map(testing::CpuPipelineOptions(MapperChoice::kIncremental), database_path, ring_a);
   ASSERT_TRUE(single.mapper.success) << single.mapper.failure_reason;
   EXPECT_EQ(single.scene.NumRegisteredImages(), kRingImages);
   EXPECT_TRUE(single.components.empty());

@@ -17,6 +17,7 @@
 #include "sfm/stages/mapping_stage.h"
 #include "sfm/stages/pair_stage.h"
 #include "tests/integration/small_scene.h"
+#include "tests/integration/cpu_pipeline_options.h"
 #include "tests/sfm/ba/synthetic_scene.h"
 
 namespace proj {
@@ -24,14 +25,6 @@ namespace {
 
 // The ring's world frame, placed at a WGS84 origin (ellipsoidal heights).
 const EnuFrame kWorld{46.8426, -91.994, 190.0};
-
-ReconstructionOptions CpuOptions(MapperChoice mapper) {
-  ReconstructionOptions options;
-  options.run.device = ComputeDevice::kCpu;
-  options.extraction.features.selection.max_features = 2048;
-  options.mapper_choice = mapper;
-  return options.Resolve();
-}
 
 // Extracts the ring into `database_path` and gives every image a WGS84 prior at its true
 // centre (1 m standard deviation), as GPS would; returns the true centres by image name.
@@ -61,9 +54,9 @@ TEST(GeoreferencePipeline, BothMappersGiveAModelInTheGpsFrame) {
   const std::string dir = testing::WriteSmallRingScene("georeference_mappers", 12);
   const std::string database_path = dir + "/database.db";
   const std::map<std::string, Eigen::Vector3d> truth =
-      ExtractWithPriors(CpuOptions(MapperChoice::kIncremental), dir, database_path);
+      ExtractWithPriors(testing::CpuPipelineOptions(MapperChoice::kIncremental), dir, database_path);
   for (MapperChoice mapper : {MapperChoice::kIncremental, MapperChoice::kGlobal}) {
-    const ReconstructionOptions options = CpuOptions(mapper);
+    const ReconstructionOptions options = testing::CpuPipelineOptions(mapper);
     SceneDatabase database(database_path, SceneDatabase::Mode::kReadWrite);
     ReconstructionResult result;
     std::vector<int> ids;
