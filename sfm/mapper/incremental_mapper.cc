@@ -75,12 +75,8 @@ bool IncrementalMapper::FindAndRegisterInitialPair() {
   // One model is built: it starts in the largest connected group of images, where it can grow
   // the most (two scenes in one folder: the larger one), and elsewhere only if no pair there
   // starts one.
-  std::vector<ImagePair> edges;
-  for (const VerifiedPair& pair : pairs_) {
-    if (!pair.geometry.inlier_matches.empty()) edges.push_back(pair.pair);
-  }
   const std::vector<char> largest =
-      LargestConnectedComponent(static_cast<int>(scene_.images.size()), edges);
+      LargestConnectedComponent(static_cast<int>(scene_.images.size()), PairsWithInliers(pairs_));
   const bool everything_connected = std::all_of(largest.begin(), largest.end(), [](char in) { return in; });
   if (TryInitialPairsOfKeyframesFirst(&largest)) return true;
   if (everything_connected) return false;

@@ -19,6 +19,14 @@ int FindRoot(std::vector<int>* parent, int i) {
 
 }  // namespace
 
+std::vector<ImagePair> PairsWithInliers(const std::vector<VerifiedPair>& pairs) {
+  std::vector<ImagePair> edges;
+  for (const VerifiedPair& pair : pairs) {
+    if (!pair.geometry.inlier_matches.empty()) edges.push_back(pair.pair);
+  }
+  return edges;
+}
+
 std::vector<std::vector<int>> ConnectedComponents(int num_images, const std::vector<ImagePair>& edges) {
   std::vector<int> parent(num_images);
   std::iota(parent.begin(), parent.end(), 0);

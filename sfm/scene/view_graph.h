@@ -22,6 +22,9 @@ struct ViewGraph {
   std::vector<int> database_image_ids;  // of scene.images[i]
 };
 
+// The pairs that hold inlier matches: the edges of the view graph.
+std::vector<ImagePair> PairsWithInliers(const std::vector<VerifiedPair>& pairs);
+
 // The connected components of the graph of `edges` over `num_images` images, each as its
 // increasing image ids, largest first (ties: the one with the lowest image id first).
 // Isolated images are components of one.

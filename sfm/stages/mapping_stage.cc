@@ -42,11 +42,8 @@ void MarkKeyframes(const ReconstructionOptions& options, const TrackSet& tracks,
 
 // The images the view graph links to each other: its largest connected group.
 int NumLinkedImages(const ViewGraph& graph) {
-  std::vector<ImagePair> edges;
-  for (const VerifiedPair& pair : graph.pairs) {
-    if (!pair.geometry.inlier_matches.empty()) edges.push_back(pair.pair);
-  }
-  const std::vector<char> linked = LargestConnectedComponent(static_cast<int>(graph.scene.images.size()), edges);
+  const std::vector<char> linked =
+      LargestConnectedComponent(static_cast<int>(graph.scene.images.size()), PairsWithInliers(graph.pairs));
   return static_cast<int>(std::count(linked.begin(), linked.end(), 1));
 }
 
