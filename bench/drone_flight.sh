@@ -13,6 +13,8 @@
 #   THREADS=N       --threads of reconstruct [all]
 #   NICE=N          run sfm under nice -n N [0]
 #   EXTRA="ARGS"    more reconstruct options (e.g. "--gpu-bundle-adjustment")
+#   SYNTH_EXTRA="ARGS"  more `sfm synth --flight` options (e.g. "--radial-k1 -0.05": a lens
+#                   with distortion)
 #   LIMIT_S=N       interrupt reconstruct (SIGINT: it stops after the current unit) after N s,
 #                   so a run that would overrun a device call still reports how far it got
 #   RESUME=1        keep OUT_DIR/recon: reconstruct resumes an interrupted run (its database)
@@ -71,7 +73,7 @@ PY
 if [ "$phase" != reconstruct ]; then
   rm -rf "$out/flight"
   read -r wall user sys peak status < <(measure "$out/synth.log" nice -n "$nice_level" "$sfm" synth \
-    "$out/flight" --flight --num-images "$count" --width "$width" --height "$height")
+    "$out/flight" --flight --num-images "$count" --width "$width" --height "$height" ${SYNTH_EXTRA:-})
   [ "$status" = 0 ] || { echo "bench: sfm synth failed (see $out/synth.log)" >&2; exit 1; }
   say "render: $count images of ${width}x$height in $wall s wall, $user s user + $sys s sys CPU ($(grep -o '[0-9.]* s per image' "$out/synth.log" | tail -1))"
 fi

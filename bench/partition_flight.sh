@@ -6,7 +6,7 @@
 # GPS residuals, the mapping stage and its steps (report.json stage_seconds), wall and CPU
 # seconds, peak host memory and peak GPU memory (nvidia-smi sampled every 0.2 s, where there
 # is one).
-#   bench/partition_flight.sh FLIGHT_OUT [PARTS...]     (default parts: 4)
+#   bench/partition_flight.sh FLIGHT_OUT [PARTS...]     (default parts: 4; 0: none, the whole only)
 # Environment: SFM (as drone_flight.sh: a bundle's sfm runs with its env.sh), EXTRA="ARGS"
 # (more `sfm map` options for every run), RESULTS_DIR (copy summary and logs there), WHOLE=0
 # (skip the whole run).
@@ -72,7 +72,9 @@ PY
 }
 
 [ "${WHOLE:-1}" = 0 ] || map_run whole
-for count in "${parts[@]}"; do map_run "parts$count" --num-parts "$count"; done
+for count in "${parts[@]}"; do
+  [ "$count" = 0 ] || map_run "parts$count" --num-parts "$count"
+done
 if [ -n "${RESULTS_DIR:-}" ]; then
   mkdir -p "$RESULTS_DIR"
   cp "$summary" "$RESULTS_DIR/"

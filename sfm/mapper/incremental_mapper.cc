@@ -10,6 +10,7 @@
 #include "core/logging.h"
 #include "core/progress.h"
 #include "core/timer.h"
+#include "sfm/mapper/dome_correction.h"
 #include "sfm/mapper/initial_pair.h"
 #include "sfm/mapper/keyframes.h"
 #include "sfm/mapper/local_adjustment.h"
@@ -381,14 +382,30 @@ const PriorAlignment& IncrementalMapper::AlignToPriors() {
   return summary_.georeference;
 }
 
-int IncrementalMapper::GlobalAdjust(int max_iterations, double function_tolerance,
-                                    BundleAdjustmentOptions::LossType loss,
-                                    bool retriangulate_all) {
+BundleAdjustmentOptions IncrementalMapper::GlobalBaOptions(int max_iterations, double function_tolerance,
+                                                           BundleAdjustmentOptions::LossType loss) const {
   BundleAdjustmentOptions ba = BaOptions(max_iterations);
   ba.function_tolerance = function_tolerance;
   ba.loss = loss;
   ba.solver = options_.global_ba_solver;
-  if ((growing_ && !options_.refine_distortion_while_growing) || options_.hold_distortion) ba.refine_extra = false;
+  if ((growing_ && !options_.refine_distortion_while_growing) || options_.hold_distortion || distortion_held_) {
+    ba.refine_extra = false;
+  }
+  return ba;
+}
+
+BundleAdjustmentSummary IncrementalMapper::AdjustCopy(int max_iterations, double function_tolerance,
+                                                      BundleAdjustmentOptions::LossType loss,
+                                                      Scene* copy) const {
+  BundleAdjustmentConfig config = ConfigForGlobal(*copy);
+  AddGeoreferencePriors(options_.priors, summary_.georeference, *copy, /*with_positions=*/true, &config);
+  return RunBundleAdjustment(GlobalBaOptions(max_iterations, function_tolerance, loss), config, copy);
+}
+
+int IncrementalMapper::GlobalAdjust(int max_iterations, double function_tolerance,
+                                    BundleAdjustmentOptions::LossType loss,
+                                    bool retriangulate_all) {
+  const BundleAdjustmentOptions ba = GlobalBaOptions(max_iterations, function_tolerance, loss);
   BundleAdjustmentSummary report;
   {
     const AddElapsed timing(&summary_.times.global_ba, &summary_.cpu_times.global_ba);
@@ -417,11 +434,7 @@ int IncrementalMapper::GlobalAdjust(int max_iterations, double function_toleranc
   return removed + static_cast<int>(NumObservations() - before);
 }
 
-namespace {
-
-// Final refinement, as COLMAP does: adjust, filter and re-triangulate every track until the
-// model stops changing (fewer than final_ba_min_change of the observations), with a tight
-// tolerance and the robust loss, slower than plain least squares but measurably more accurate
+// The robust loss is slower than plain least squares but measurably more accurate
 // (fountain-P11: 6.2 vs 6.3 mm).
 void RefineUntilStable(const IncrementalMapperOptions& options, int max_rounds,
                        IncrementalMapper* mapper) {
@@ -432,6 +445,8 @@ void RefineUntilStable(const IncrementalMapperOptions& options, int max_rounds,
     if (changed < options.final_ba_min_change * static_cast<double>(mapper->NumObservations())) break;
   }
 }
+
+namespace {
 
 // The last step of kAuto (principal_point_rule.h): refines the principal point of the
 // cameras whose views constrain it and keeps that model only when plausible; otherwise
@@ -482,6 +497,9 @@ void RefinePrincipalPointsWhereConstrained(const IncrementalMapperOptions& optio
 
 void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene) {
   RefineUntilStable(options, options.final_ba_max_rounds, mapper);
+  if (options.correct_dome && !options.hold_distortion && mapper->AlignToPriors().aligned) {
+    mapper->RecordDomeCorrection(CorrectDomeFromGps(options.dome, options, mapper, scene));
+  }
   if (options.principal_point == IncrementalMapperOptions::PrincipalPoint::kAuto) {
     RefinePrincipalPointsWhereConstrained(options, mapper, scene);
   }

@@ -51,6 +51,7 @@ struct MapperSummary {
   int num_global_ba = 0;
   int num_local_ba = 0;
   PriorAlignment georeference;  // the last alignment to the GPS priors (prior_alignment.h)
+  DomeCorrection dome;          // the final refinement's check of the block's dome (gps_dome.h)
   MapperStepTimes times;
   MapperStepTimes cpu_times;  // process CPU seconds (all threads) of the same steps
 };
@@ -113,6 +114,11 @@ class IncrementalMapper {
   // options.refine_distortion_while_growing.
   int GlobalAdjust(int max_iterations, double function_tolerance,
                    BundleAdjustmentOptions::LossType loss, bool retriangulate_all);
+  // The adjustment GlobalAdjust would run, of `copy` (a copy of this mapper's scene, as
+  // aligned to the GPS now), without filtering or re-triangulation: to try a change of the
+  // model before making it. The copy's points keep their ids.
+  BundleAdjustmentSummary AdjustCopy(int max_iterations, double function_tolerance,
+                                     BundleAdjustmentOptions::LossType loss, Scene* copy) const;
   // Every image is registered: adjustments from now on refine all the intrinsics.
   void FinishGrowing() { growing_ = false; }
   // Aligns the model to the scene's GPS priors when options.priors allow and enough registered
@@ -135,6 +141,10 @@ class IncrementalMapper {
   // Cameras whose principal point the adjustments refine from now on, besides all cameras
   // with principal_point kOn.
   void SetPrincipalPointCameras(std::set<int> camera_ids) { principal_point_cameras_ = std::move(camera_ids); }
+  // Distortion held in every adjustment from now on (as options.hold_distortion): once the
+  // GPS has set it (dome_correction.h), refining it again would bend the block back.
+  void SetDistortionHeld(bool held) { distortion_held_ = held; }
+  void RecordDomeCorrection(DomeCorrection dome) { summary_.dome = std::move(dome); }
 
   const TrackVisibility& visibility() const { return visibility_; }
   const TrackSet& tracks() const { return tracks_; }
@@ -154,6 +164,8 @@ class IncrementalMapper {
   void OnPointsDeleted(const std::vector<int>& point_ids);
   void MarkImageTracksTouched(int image_id);
   BundleAdjustmentOptions BaOptions(int max_iterations) const;
+  BundleAdjustmentOptions GlobalBaOptions(int max_iterations, double function_tolerance,
+                                          BundleAdjustmentOptions::LossType loss) const;
   uint64_t NextSeed() { return options_.seed + 7919 * (seed_counter_++); }
 
   IncrementalMapperOptions options_;
@@ -170,6 +182,7 @@ class IncrementalMapper {
   MapperSummary summary_;
   uint64_t seed_counter_ = 0;
   std::set<int> principal_point_cameras_;
+  bool distortion_held_ = false;  // SetDistortionHeld
   std::vector<TrackElement> keyframe_track_;  // scratch of TriangulateOrExtend
   InitialPairAttempts initial_attempts_;      // of RegisterInitialPair, for InitialPairFailure
 };
@@ -179,6 +192,11 @@ class IncrementalMapper {
 // every track until the model stops changing, then, with principal_point kAuto, the principal
 // points of the cameras whose views constrain them (principal_point_rule.h).
 void RefineFinalModel(const IncrementalMapperOptions& options, IncrementalMapper* mapper, Scene* scene);
+
+// Final refinement, as COLMAP does: adjust, filter and re-triangulate every track until the
+// model stops changing (fewer than final_ba_min_change of the observations) or after
+// max_rounds, with a tight tolerance and the robust loss.
+void RefineUntilStable(const IncrementalMapperOptions& options, int max_rounds, IncrementalMapper* mapper);
 
 // Registers images one at a time (NextImages, RegisterImage, TriangulateImage, then a local
 // adjustment, or a global one each time the model has grown by options.global_ba_growth),

@@ -37,7 +37,14 @@ void WriteQualityObject(const ReconstructionResult& result, const std::string& i
       << ", \"outliers\": " << gps.num_outliers << ", \"median_error_m\": " << gps.median_m
       << ", \"expected_error_m\": " << gps.expected_error_m << ", \"limit_m\": " << gps.limit_m
       << ", \"aligned\": " << (gps.aligned ? "true" : "false") << ", \"refusal\": " << JsonString(gps.refusal)
-      << "}\n"
+      << "},\n";
+  const GpsDome& dome = quality.dome;
+  const DomeCorrection& correction = quality.dome_correction;
+  out << in << "\"dome\": {\"measured\": " << (dome.measured ? "true" : "false") << ", \"fixes\": " << dome.num_fixes
+      << ", \"radius_m\": " << dome.radius_m << ", \"edge_m\": " << dome.edge_m
+      << ", \"edge_sigma_m\": " << dome.edge_sigma_m << ", \"corrected\": " << (correction.applied ? "true" : "false")
+      << ", \"k1_shift\": " << correction.k1_shift << ", \"edge_before_correction_m\": " << correction.before.edge_m
+      << ", \"note\": " << JsonString(correction.note) << "}\n"
       << indent << "}";
 }
 

@@ -16,6 +16,7 @@ void ModelQualityOptions::Check() const {
   PROJ_REQUIRE(gps_max_outlier_share >= 0 && gps_max_outlier_share <= 1,
                "ModelQualityOptions.gps_max_outlier_share must be in [0, 1]");
   PROJ_REQUIRE(num_worst_images >= 0, "ModelQualityOptions.num_worst_images must be >= 0");
+  PROJ_REQUIRE(dome_max_significance > 0, "ModelQualityOptions.dome_max_significance must be > 0");
 }
 
 const char* QualityVerdictName(QualityVerdict verdict) {
@@ -102,6 +103,18 @@ ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene&
     reason << gps.num_outliers << " of the " << gps.num_fixes
            << " GPS fixes were rejected as outliers (more than "
            << std::lround(100 * options.gps_max_outlier_share) << "%)";
+    Downgrade(QualityVerdict::kSuspect, reason.str(), &quality);
+  }
+  quality.dome = MeasureGpsDome(scene, summary.georeference);
+  quality.dome_correction = summary.dome;
+  const GpsDome& dome = quality.dome;
+  if (dome.measured && dome.Significance() > options.dome_max_significance &&
+      std::abs(dome.edge_m) > gps.expected_error_m) {
+    std::ostringstream reason;
+    reason << std::setprecision(3) << "the block is bent against its GPS fixes: its edges lie " << dome.edge_m
+           << " m from them relative to its centre (" << std::lround(dome.Significance())
+           << " standard errors); photos all taken straight down cannot tell lens distortion from such a bend: "
+              "ground control points (--gcp), some oblique photos or a calibrated camera fix it";
     Downgrade(QualityVerdict::kSuspect, reason.str(), &quality);
   }
   return quality;

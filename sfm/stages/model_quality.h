@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sfm/mapper/gps_dome.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/scene/scene.h"
 
@@ -24,6 +25,11 @@ struct ModelQualityOptions {
   // More of the registered fixes than this rejected as outliers makes the model suspect.
   double gps_max_outlier_share = 0.3;  // in [0, 1]
   int num_worst_images = 5;  // named in the reasons, farthest from their fixes first
+  // A block bent against its fixes (gps_dome.h) by more than this many standard errors of the
+  // bend and by more than the fixes' expected error at its edge is suspect. Both: the fixes'
+  // errors are not independent on a real flight (an altitude drift), and a bend within one
+  // fix's error is not worth a warning.
+  double dome_max_significance = 4;  // > 0
   void Check() const;  // throws InputError naming the field
 };
 
@@ -57,6 +63,8 @@ struct ModelQuality {
   std::vector<std::string> reasons;  // one sentence per failed check; empty when good
   GpsAgreement gps;
   std::vector<std::string> worst_images;  // "name (D m)", farthest from their fixes first
+  GpsDome dome;                            // of the final model against its inlier fixes
+  DomeCorrection dome_correction;          // what the mapper did about it (summary.dome)
   int num_images = 0;
   int num_registered = 0;
   double mean_reprojection_error_px = 0;

@@ -8,6 +8,8 @@ proj_add_test(sfm_mapper_test
     ${CMAKE_CURRENT_LIST_DIR}/mapper/incremental_mapper_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/principal_point_rule_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/prior_alignment_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/mapper/gps_dome_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/mapper/dome_correction_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/local_adjustment_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/initial_pair_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/scene_geometry_test.cc

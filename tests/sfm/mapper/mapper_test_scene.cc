@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/check.h"
+#include "geometry/ransac/estimate_similarity.h"
 
 namespace proj::testing {
 
@@ -105,12 +106,13 @@ SyntheticSceneOptions SmallMapperScene() {
   return options;
 }
 
-Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed) {
+Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed, double k1) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> pixel_noise(0.0, 0.5);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Scene scene;
   scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, 1200, 900, 1000));
+  scene.cameras[0].params[scene.cameras[0].ExtraIndices().front()] = k1;
   for (int row = 0; row < rows; ++row) {
     for (int col = 0; col < cols; ++col) {
       SceneImage image;
@@ -140,6 +142,27 @@ Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed) {
     if (track.size() >= 2) scene.AddPoint(position, track);
   }
   return scene;
+}
+
+CenterErrors CenterErrorsAfterSimilarity(const Scene& truth, const Scene& model) {
+  std::vector<Eigen::Vector3d> src, dst;
+  for (size_t i = 0; i < model.images.size(); ++i) {
+    if (!model.images[i].registered) continue;
+    src.push_back(model.images[i].cam_from_world.Center());
+    dst.push_back(truth.images[i].cam_from_world.Center());
+  }
+  CenterErrors errors;
+  errors.num_registered = static_cast<int>(src.size());
+  if (src.size() < 3) return errors;
+  RansacOptions ransac;
+  ransac.max_error = 1e9;
+  const Sim3d fit = EstimateSimilarityTransform(ransac, src, dst).model;
+  std::vector<double> distances;
+  for (size_t k = 0; k < src.size(); ++k) distances.push_back((fit * src[k] - dst[k]).norm());
+  std::sort(distances.begin(), distances.end());
+  errors.median_m = distances[distances.size() / 2];
+  errors.max_m = distances.back();
+  return errors;
 }
 
 }  // namespace proj::testing

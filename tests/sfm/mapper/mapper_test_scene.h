@@ -30,8 +30,18 @@ SyntheticSceneOptions SmallMapperScene();
 // A nadir drone flight in a local ENU frame (metres): a rows x cols grid of cameras (SIMPLE_RADIAL,
 // 1200 x 900, focal 1000 px) 40 m above gently rolling terrain, 15 m apart, each looking
 // straight down; num_points points over the grid and a 15 m margin; keypoints are the
-// projections plus 0.5 px Gaussian noise. All registered, points with their tracks.
-Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed);
+// projections plus 0.5 px Gaussian noise, through a lens with radial distortion `k1`. All
+// registered, points with their tracks.
+Scene MakeNadirFlight(int rows, int cols, int num_points, uint64_t seed, double k1 = 0);
+
+// Camera centre errors of `model`'s registered images against `truth` (same image ids), after
+// the best similarity between them.
+struct CenterErrors {
+  int num_registered = 0;
+  double median_m = 0;
+  double max_m = 0;
+};
+CenterErrors CenterErrorsAfterSimilarity(const Scene& truth, const Scene& model);
 
 // The pair (image1, image2) of `scene.pairs`; aborts if absent.
 const VerifiedPair& FindPair(const MapperTestScene& scene, int image1, int image2);

@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include "geometry/ransac/estimate_similarity.h"
 #include "sfm/mapper/prior_alignment.h"
 #include "tests/sfm/mapper/mapper_test_scene.h"
 
@@ -35,22 +34,6 @@ PartModel MakePart(const Scene& truth, std::vector<int> image_ids, const Sim3d& 
   }
   TransformScene(part_from_truth, &part.scene);
   return part;
-}
-
-// Largest distance of a merged camera centre from the truth after the best similarity.
-double MaxCenterErrorAfterFit(const Scene& truth, const Scene& merged) {
-  std::vector<Eigen::Vector3d> src, dst;
-  for (size_t i = 0; i < merged.images.size(); ++i) {
-    if (!merged.images[i].registered) continue;
-    src.push_back(merged.images[i].cam_from_world.Center());
-    dst.push_back(truth.images[i].cam_from_world.Center());
-  }
-  RansacOptions ransac;
-  ransac.max_error = 1e9;
-  const Sim3d fit = EstimateSimilarityTransform(ransac, src, dst).model;
-  double worst = 0;
-  for (size_t k = 0; k < src.size(); ++k) worst = std::max(worst, (fit * src[k] - dst[k]).norm());
-  return worst;
 }
 
 Scene Unregistered(const Scene& truth) {
@@ -92,7 +75,7 @@ TEST(PartMerge, PartsInTheirOwnFramesComeBackIntoOne) {
       EXPECT_EQ(record.num_inliers, record.num_shared);
     }
   }
-  EXPECT_LT(MaxCenterErrorAfterFit(truth, scene), 0.15);  // noise 0.02 m per axis, 15 m spacing
+  EXPECT_LT(testing::CenterErrorsAfterSimilarity(truth, scene).max_m, 0.15);  // noise 0.02 m per axis, 15 m spacing
   EXPECT_EQ(scene.cameras[0].params[0], 1005);
 }
 
@@ -122,7 +105,7 @@ TEST(PartMerge, APartJoinedByOneLineOfImagesIsNotTurnedAboutIt) {
   ASSERT_TRUE(summary.parts[1].merged) << summary.parts[1].failure_reason;
   EXPECT_EQ(summary.parts[1].num_shared, 10);
   EXPECT_EQ(summary.num_registered, 60);
-  EXPECT_LT(MaxCenterErrorAfterFit(truth, scene), 0.06);  // noise 0.01 per axis; lines 2 far lines away
+  EXPECT_LT(testing::CenterErrorsAfterSimilarity(truth, scene).max_m, 0.06);  // noise 0.01 per axis; lines 2 far lines away
 }
 
 TEST(PartMerge, APartSharingTooLittleOrDisagreeingIsLeftOutWithTheReason) {

@@ -7,41 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include "geometry/ransac/estimate_similarity.h"
 #include "sfm/stages/gps_rebuild.h"
 #include "sfm/stages/reconstruction_options.h"
 #include "tests/sfm/mapper/mapper_test_scene.h"
 
 namespace proj {
 namespace {
-
-struct Errors {
-  int num_registered = 0;
-  double median_m = 0;
-  double max_m = 0;
-};
-
-// Camera centre errors after the best similarity to the truth.
-Errors CenterErrors(const Scene& truth, const Scene& model) {
-  std::vector<Eigen::Vector3d> src, dst;
-  for (size_t i = 0; i < model.images.size(); ++i) {
-    if (!model.images[i].registered) continue;
-    src.push_back(model.images[i].cam_from_world.Center());
-    dst.push_back(truth.images[i].cam_from_world.Center());
-  }
-  Errors errors;
-  errors.num_registered = static_cast<int>(src.size());
-  if (src.size() < 3) return errors;
-  RansacOptions ransac;
-  ransac.max_error = 1e9;
-  const Sim3d fit = EstimateSimilarityTransform(ransac, src, dst).model;
-  std::vector<double> distances;
-  for (size_t k = 0; k < src.size(); ++k) distances.push_back((fit * src[k] - dst[k]).norm());
-  std::sort(distances.begin(), distances.end());
-  errors.median_m = distances[distances.size() / 2];
-  errors.max_m = distances.back();
-  return errors;
-}
 
 ReconstructionOptions Options() {
   ReconstructionOptions options;
@@ -84,8 +55,8 @@ TEST(PartitionedMapping, ThreePartsOfAFlightWithGpsMatchOneMappingOfTheWhole) {
   for (const MapperSummary& part : trace.parts) EXPECT_TRUE(part.success) << part.failure_reason;
   EXPECT_TRUE(merged.georeference.aligned) << merged.georeference.failure_reason;
 
-  const Errors one = CenterErrors(flight.truth, whole);
-  const Errors parts = CenterErrors(flight.truth, parted);
+  const testing::CenterErrors one = testing::CenterErrorsAfterSimilarity(flight.truth, whole);
+  const testing::CenterErrors parts = testing::CenterErrorsAfterSimilarity(flight.truth, parted);
   EXPECT_EQ(one.num_registered, 60);
   EXPECT_EQ(parts.num_registered, 60);
   // 0.5 px keypoint noise at 40 m: centimetres. The merged model is adjusted as a whole, so
@@ -107,7 +78,7 @@ TEST(PartitionedMapping, WithoutGpsThePartsAreCutByTheViewGraphAndMergedAlike) {
   ASSERT_TRUE(merged.success) << merged.failure_reason;
   EXPECT_FALSE(trace.partition.by_position);
   EXPECT_EQ(trace.merge.NumMerged(), 2);
-  const Errors errors = CenterErrors(flight.truth, parted);
+  const testing::CenterErrors errors = testing::CenterErrorsAfterSimilarity(flight.truth, parted);
   EXPECT_EQ(errors.num_registered, 48);
   EXPECT_LT(errors.median_m, 0.05);
   EXPECT_LT(errors.max_m, 0.2);
@@ -128,7 +99,7 @@ TEST(PartitionedMapping, HoldingTheMergedShapeKeepsTheModelAndClaimsNoGeoreferen
   EXPECT_GT(trace.merge.MedianCenterError(), 0);
   EXPECT_FALSE(merged.georeference.aligned);
   EXPECT_TRUE(parted.position_priors.empty());
-  const Errors errors = CenterErrors(flight.truth, parted);
+  const testing::CenterErrors errors = testing::CenterErrorsAfterSimilarity(flight.truth, parted);
   EXPECT_EQ(errors.num_registered, 48);
   EXPECT_LT(errors.median_m, 0.05);
   EXPECT_LT(errors.max_m, 0.2);
