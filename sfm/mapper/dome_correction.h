@@ -1,11 +1,12 @@
 // Takes the dome out of a georeferenced block by the parameters the photos cannot fix: the
 // cameras' radial distortion (gps_dome.h says why). After the final refinement, a block whose
 // GPS fixes show a significant dome is flattened by the measured bend (every camera and point
-// lowered or raised by it, each camera turned with the bend's slope under it), the intrinsics
-// that explain the photos of the flattened block are fitted with its structure held, and the
-// block is adjusted again with those held: a bundle adjustment alone moves along the bend so
-// slowly that 300 iterations did not finish (200-image flight, k1 = -0.05). The fixes' noise
-// limits the result: the dome's standard error, about sigma / sqrt(fixes) at the block's edge.
+// lowered or raised by it, each camera turned back by the bend's slope under it and the points
+// moved back beneath the cameras), the intrinsics that explain the photos of the flattened block
+// are fitted with its structure held, and the block is adjusted and refined with those held, in
+// rounds until the GPS sees no dome: a bundle adjustment alone moves along the bend so slowly
+// that 300 iterations did not finish (200-image flight, k1 = -0.05). The fixes' noise limits
+// the result: the dome's standard error, about sigma / sqrt(fixes) / 0.2 at the block's edge.
 #pragma once
 
 #include "sfm/mapper/gps_dome.h"

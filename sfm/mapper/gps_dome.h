@@ -3,8 +3,8 @@
 //
 // Photos whose optical axes are all parallel (a nadir survey, whatever its yaw) cannot tell a
 // camera's radial distortion from a bend of the whole block (Wu, "Critical configurations for
-// radial distortion self-calibration", CVPR 2014): a k1 off by 0.005 bends a 340 m block by
-// about half a metre at its edges while the reprojection error barely changes. Only evidence
+// radial distortion self-calibration", CVPR 2014): on a 340 m synthetic block flown at 80 m, a k1
+// off by 0.005 left it bent 2.1 m at 170 m from its centre for a 0.2% lower reprojection cost. Only evidence
 // outside the photos decides: GPS fixes, ground control points, oblique photos or a known
 // calibration. The fixes' vertical residuals are that evidence here.
 #pragma once
