@@ -109,10 +109,6 @@ std::string Metres(double value) {
   return text.str();
 }
 
-}  // namespace
-
-namespace {
-
 enum class RoundOutcome { kFlatter, kDiverged, kNotFlatter };
 
 // One round on the scene as it is: flattened by `dome` on a copy, the intrinsics fitted, the
