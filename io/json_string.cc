@@ -31,6 +31,12 @@ std::string JsonString(const std::string& text) {
   return out.str();
 }
 
+std::string JsonStrings(const std::vector<std::string>& values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + JsonString(values[i]);
+  return text + "]";
+}
+
 std::string JsonNumber(double value) {
   PROJ_REQUIRE(std::isfinite(value), "JSON cannot hold the number " << value);
   char buffer[32];

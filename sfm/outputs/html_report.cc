@@ -14,6 +14,7 @@
 #include "sfm/mapper/scene_geometry.h"
 #include "sfm/outputs/gcp_report.h"
 #include "sfm/outputs/georeferenced_outputs.h"
+#include "sfm/outputs/output_writer.h"
 #include "sfm/outputs/report_assets.h"
 #include "sfm/render/scene_render.h"
 
@@ -240,6 +241,38 @@ void WriteQualitySection(const ReconstructionResult& result, std::ostream& out) 
   }
 }
 
+// Every model written (the main one and the other connected components', model_components.h)
+// with its verdict, and the components not kept for failing their self-check; nothing when
+// the run built one model.
+void WriteModelsSection(const ReconstructionResult& result, std::ostream& out) {
+  if (!result.mapper.success || (result.components.empty() && result.rejected_components.empty())) return;
+  out << "<h2>Models</h2>\n<table><tr><th>model</th><th>images</th><th>points</th>"
+         "<th>mean reprojection error</th><th>georeferenced</th><th>verdict</th></tr>\n";
+  const auto row = [&](const std::string& path, const Scene& scene, bool georeferenced, const ModelQuality& quality) {
+    out << "<tr><td>" << Escape(path) << "</td><td>" << scene.NumRegisteredImages() << "</td><td>"
+        << scene.points.size() << "</td><td>" << Fixed(MeanReprojectionErrorPx(scene), 3) << " px</td><td>"
+        << (georeferenced ? "yes" : "no") << "</td><td"
+        << (quality.verdict == QualityVerdict::kGood ? "" : " class=\"no\"") << ">"
+        << QualityVerdictName(quality.verdict)
+        << (quality.reasons.empty() ? "" : ": " + Escape(JoinReasons(quality.reasons))) << "</td></tr>\n";
+  };
+  row("model", result.scene, IsGeoreferenced(result), result.quality);
+  for (size_t i = 0; i < result.components.size(); ++i) {
+    const ComponentModel& component = result.components[i];
+    row(ComponentModelPath(i), component.scene, IsComponentGeoreferenced(result, component), component.quality);
+  }
+  out << "</table>\n";
+  if (result.rejected_components.empty()) return;
+  out << "<p class=\"no\">Not kept (a model of these images disagreed with its evidence, even mapped again "
+         "with the GPS as a constraint; its images are left unregistered):</p>\n<ul>\n";
+  for (const RejectedComponent& rejected : result.rejected_components) {
+    out << "<li>" << rejected.num_registered << " of " << rejected.image_ids.size() << " images, "
+        << QualityVerdictName(rejected.quality.verdict) << ": " << Escape(JoinReasons(rejected.quality.reasons))
+        << "</li>\n";
+  }
+  out << "</ul>\n";
+}
+
 // The alignment to GPS: per image with a fix, its residual (estimated centre - fix).
 void WriteGpsTable(const ReconstructionResult& result, std::ostream& out) {
   if (!result.enu_frame || result.scene.position_priors.empty()) return;
@@ -449,6 +482,7 @@ void WriteHtmlReport(const ReconstructionResult& result, const RunDescription& r
             [&](bool has_viewer, std::ostream& out) {
               WriteQualitySection(result, out);
               WriteSummary(result, run, out);
+              WriteModelsSection(result, out);
               if (result.dense) WriteDenseSection(*result.dense, dense_cloud, options, has_viewer, out);
               if (result.products) WriteProductsSection(*result.products, out);
               WriteImageTable(result.scene, out);

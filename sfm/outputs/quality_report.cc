@@ -6,15 +6,6 @@
 #include "io/json_string.h"
 
 namespace proj {
-namespace {
-
-std::string JsonStrings(const std::vector<std::string>& values) {
-  std::string text = "[";
-  for (size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + JsonString(values[i]);
-  return text + "]";
-}
-
-}  // namespace
 
 void WriteQualityObject(const ReconstructionResult& result, const std::string& indent, std::ostream& out) {
   const ModelQuality& quality = result.quality;
@@ -52,7 +43,7 @@ std::string QualitySummaryLine(const ReconstructionResult& result) {
   const ModelQuality& quality = result.quality;
   std::ostringstream line;
   line << "model quality: " << QualityVerdictName(quality.verdict);
-  for (size_t i = 0; i < quality.reasons.size(); ++i) line << (i ? "; " : ": ") << quality.reasons[i];
+  if (!quality.reasons.empty()) line << ": " << JoinReasons(quality.reasons);
   if (quality.verdict != QualityVerdict::kGood && !quality.worst_images.empty()) {
     line << " (farthest from their GPS fixes:";
     for (size_t i = 0; i < quality.worst_images.size(); ++i) line << (i ? ", " : " ") << quality.worst_images[i];

@@ -107,7 +107,8 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
     if (result.mapper.success) {
       out << "{\"path\": \"model\", \"images\": " << scene.NumRegisteredImages() << ", \"points\": "
           << scene.points.size() << ", \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene)
-          << ", \"georeferenced\": " << (IsGeoreferenced(result) ? "true" : "false") << "}";
+          << ", \"georeferenced\": " << (IsGeoreferenced(result) ? "true" : "false")
+          << ", \"verdict\": " << JsonString(QualityVerdictName(result.quality.verdict)) << "}";
     }
     for (size_t i = 0; i < result.components.size(); ++i) {
       const ComponentModel& component = result.components[i];
@@ -115,7 +116,20 @@ void WriteReport(const ReconstructionResult& result, const RunDescription& run,
           << ", \"images\": " << component.scene.NumRegisteredImages()
           << ", \"points\": " << component.scene.points.size()
           << ", \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(component.scene)
-          << ", \"georeferenced\": " << (IsComponentGeoreferenced(result, component) ? "true" : "false") << "}";
+          << ", \"georeferenced\": " << (IsComponentGeoreferenced(result, component) ? "true" : "false")
+          << ", \"verdict\": " << JsonString(QualityVerdictName(component.quality.verdict))
+          << ", \"reasons\": " << JsonStrings(component.quality.reasons)
+          << ", \"rebuilt_with_gps\": " << (component.rebuilt_with_gps ? "true" : "false") << "}";
+    }
+    out << "],\n";
+    // Models that failed their self-check: not written, their images left unregistered.
+    out << "  \"rejected_components\": [";
+    for (size_t i = 0; i < result.rejected_components.size(); ++i) {
+      const RejectedComponent& rejected = result.rejected_components[i];
+      out << (i ? ",\n    " : "") << "{\"images\": " << rejected.image_ids.size()
+          << ", \"registered\": " << rejected.num_registered
+          << ", \"verdict\": " << JsonString(QualityVerdictName(rejected.quality.verdict))
+          << ", \"reasons\": " << JsonStrings(rejected.quality.reasons) << "}";
     }
     out << "],\n";
     out << "  \"mean_reprojection_error_px\": " << MeanReprojectionErrorPx(scene) << ",\n";

@@ -173,6 +173,10 @@ std::string ReconstructionSummary(const ReconstructionResult& result, const std:
     summary << "\nother components: " << result.components.size() << " models of " << num_images
             << " images in " << out_dir << "/models/ (model/ is the largest)";
   }
+  if (!result.rejected_components.empty()) {
+    summary << "\nnot kept: " << result.rejected_components.size()
+            << " models of other components failed their quality checks (report.json \"rejected_components\")";
+  }
   if (result.dense) summary << "\n" << mvs::DenseSummaryLine(*result.dense) << "\noutput: " << result.dense->workspace << "/";
   if (result.products) summary << "\nmap products: " << result.products->dsm_path;
   return summary.str();

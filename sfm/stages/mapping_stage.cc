@@ -154,7 +154,9 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   }
   if (summary.mapper.success) {
     Timer components_timer;
-    summary.components = MapOtherComponents(chosen, graph.scene, graph.pairs);
+    OtherComponents other = MapOtherComponents(chosen, graph.scene, graph.pairs);
+    summary.components = std::move(other.models);
+    summary.rejected_components = std::move(other.rejected);
     summary.times.Add("mapping.components", components_timer.ElapsedSeconds());
   }
   summary.scene = std::move(graph.scene);

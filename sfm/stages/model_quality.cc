@@ -76,6 +76,12 @@ void Downgrade(QualityVerdict verdict, const std::string& reason, ModelQuality* 
 
 }  // namespace
 
+std::string JoinReasons(const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (const std::string& reason : reasons) joined += (joined.empty() ? "" : "; ") + reason;
+  return joined;
+}
+
 ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene& scene,
                                 const MapperSummary& summary) {
   ModelQuality quality;

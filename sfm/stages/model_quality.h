@@ -70,6 +70,9 @@ struct ModelQuality {
   double mean_reprojection_error_px = 0;
 };
 
+// The reasons of a verdict in one line, "; " between them.
+std::string JoinReasons(const std::vector<std::string>& reasons);
+
 // The verdict on a built model (summary.success). Without GPS the checks pass.
 ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene& scene,
                                 const MapperSummary& summary);

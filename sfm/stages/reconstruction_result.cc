@@ -35,6 +35,7 @@ void AddStageSummary(MappingStageSummary summary, ReconstructionResult* result) 
   result->mapper_name = std::move(summary.mapper_name);
   result->mapper_reason = std::move(summary.mapper_reason);
   result->components = std::move(summary.components);
+  result->rejected_components = std::move(summary.rejected_components);
   result->num_mapping_parts = summary.num_parts;
   result->ground_control = std::move(summary.ground_control);
   result->quality = std::move(summary.quality);

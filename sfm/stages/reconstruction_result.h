@@ -45,6 +45,7 @@ struct ReconstructionResult {
   // The models of the images `scene` leaves out (model_components.h), written as
   // OUT/models/1, 2, ... (output_writer.h), in the ENU frame too when aligned to their GPS.
   std::vector<ComponentModel> components;
+  std::vector<RejectedComponent> rejected_components;  // failed their self-check: not written
   ReconstructionStatistics statistics;
   StageTimes times;
   std::string extractor;

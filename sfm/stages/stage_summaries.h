@@ -104,8 +104,10 @@ struct MappingStageSummary {
   ModelQuality quality;
   bool rebuilt_with_gps = false;
   std::optional<ModelQuality> first_attempt;
-  // The models of the images `scene` leaves out (model_components.h), largest group first.
+  // The models of the images `scene` leaves out (model_components.h), largest group first,
+  // and those not kept for failing their self-check.
   std::vector<ComponentModel> components;
+  std::vector<RejectedComponent> rejected_components;
   StageTimes times;
 };
 
