@@ -5,6 +5,7 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
+#include "sfm/mapper/relative_pose_update.h"
 #include "sfm/mapper/scene_geometry.h"
 
 namespace proj {
@@ -17,6 +18,7 @@ void GlobalMapperOptions::Check() const {
   PROJ_REQUIRE(positioning_tracks_per_image >= 10, "global mapper tracks per image must be >= 10");
   PROJ_REQUIRE(initial_reproj_error_factor >= 1, "global mapper initial_reproj_error_factor must be >= 1");
   PROJ_REQUIRE(reproj_error_factor_step > 1, "global mapper reproj_error_factor_step must be > 1");
+  focal_bootstrap.Check();
   rotation_averaging.Check();
   positioning.Check();
   refinement.Check();
@@ -71,11 +73,25 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   ViewGraphCalibration calibration;
   ViewGraphCalibrationOptions calibration_options = options.refinement.calibration;
   calibration_options.max_pairs_reestimated = 0;  // every pose is averaged
-  const std::vector<VerifiedPair>& pairs =
-      CalibrateViewGraph(calibration_options, options.refinement.num_threads,
-                         options.refinement.seed, verified_pairs, scene, &updated_pairs, &calibration);
+  const std::vector<VerifiedPair>* calibrated_pairs =
+      &CalibrateViewGraph(calibration_options, options.refinement.num_threads, options.refinement.seed,
+                          verified_pairs, scene, &updated_pairs, &calibration);
   trace->focal_calibration = std::move(calibration.cameras);
   trace->num_pairs_reestimated = calibration.num_pairs_reestimated;
+  const std::vector<Camera> before_bootstrap = scene->cameras;
+  std::vector<VerifiedPair> bootstrapped_pairs;
+  if (!BootstrapFocalLengths(options.focal_bootstrap, options.refinement, calibration_options.min_pair_inliers,
+                             *calibrated_pairs, trace->focal_calibration, scene)
+           .empty()) {
+    RelativePoseUpdateOptions update;
+    update.max_error_px = calibration_options.relative_pose_max_error_px;
+    update.num_threads = options.refinement.num_threads;
+    update.seed = options.refinement.seed;
+    bootstrapped_pairs = *calibrated_pairs;
+    trace->num_pairs_reestimated += UpdateRelativePoses(update, before_bootstrap, *scene, &bootstrapped_pairs);
+    calibrated_pairs = &bootstrapped_pairs;
+  }
+  const std::vector<VerifiedPair>& pairs = *calibrated_pairs;
   PROJ_LOG(kInfo, "focal calibration: " << timer.ElapsedSeconds() << " s");
   timer.Restart();
   const GlobalRotations rotations = EstimateGlobalRotations(options, num_images, pairs, trace);

@@ -1,7 +1,8 @@
 // Global Structure-from-Motion (as GLOMAP does it): all cameras at once instead of one by one.
 //   0. focal lengths of the cameras without an EXIF focal length from the pairs' fundamental
 //      matrices, and the relative poses of their pairs estimated again under them
-//      (view_graph_calibration.h, the incremental mapper's first step too);
+//      (view_graph_calibration.h, the incremental mapper's first step too), or where that finds
+//      none, from a small incremental model (focal_bootstrap.h);
 //   1. view graph: pairs with a relative pose (planar ones with less weight), largest
 //      connected component;
 //   2. rotation averaging (rotation_averaging.h), dropping pairs inconsistent with the averaged
@@ -20,6 +21,7 @@
 #pragma once
 
 #include "sfm/mapper/view_graph_calibration.h"
+#include "sfm/global/focal_bootstrap.h"
 #include "sfm/global/global_positioning.h"
 #include "sfm/global/rotation_averaging.h"
 #include "sfm/mapper/incremental_mapper.h"
@@ -27,7 +29,9 @@
 namespace proj {
 
 struct GlobalMapperOptions {
-  // Step 0 (focal calibration and relative poses again): refinement.calibration.
+  // Step 0 (focal calibration and relative poses again): refinement.calibration; a camera it
+  // leaves at its prior (no EXIF, no minimum) from a small incremental model instead.
+  FocalBootstrapOptions focal_bootstrap;
   int min_pair_inliers = 30;           // pairs with fewer inlier matches are not averaged
   double planar_pair_weight = 0.1;     // UsableRelativeRotations; 0: planar pairs not averaged
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped

@@ -104,7 +104,14 @@ TEST(GlobalMapper, MapsARingVerifiedUnderAWrongFocalPrior) {
   EXPECT_LT(testing::MaxAlignedDistance(true_centres, centres, 10), 0.005);
   EXPECT_NEAR(scene.cameras[0].MeanFocal() / 1100, 1, 0.005);
 
+  // The view graph calibration off: the focal length from a small incremental model
+  // (focal_bootstrap.h) instead; both off: the prior's rotations are wrong.
   options.refinement.calibration.focal.min_num_pairs = INT_MAX;
+  Scene bootstrapped;
+  run(options, &bootstrapped);
+  EXPECT_LT(testing::MaxRelativeRotationErrorDeg(graph.truth, bootstrapped), 0.1);
+  EXPECT_NEAR(bootstrapped.cameras[0].MeanFocal() / 1100, 1, 0.005);
+  options.focal_bootstrap.enabled = false;
   Scene uncalibrated;
   run(options, &uncalibrated);
   EXPECT_GT(testing::MaxRelativeRotationErrorDeg(graph.truth, uncalibrated), 10);
