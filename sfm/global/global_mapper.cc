@@ -5,7 +5,6 @@
 #include "core/check.h"
 #include "core/logging.h"
 #include "core/timer.h"
-#include "sfm/mapper/relative_pose_update.h"
 #include "sfm/mapper/scene_geometry.h"
 
 namespace proj {
@@ -83,12 +82,10 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   if (!BootstrapFocalLengths(options.focal_bootstrap, options.refinement, calibration_options.min_pair_inliers,
                              *calibrated_pairs, trace->focal_calibration, scene)
            .empty()) {
-    RelativePoseUpdateOptions update;
-    update.max_error_px = calibration_options.relative_pose_max_error_px;
-    update.num_threads = options.refinement.num_threads;
-    update.seed = options.refinement.seed;
     bootstrapped_pairs = *calibrated_pairs;
-    trace->num_pairs_reestimated += UpdateRelativePoses(update, before_bootstrap, *scene, &bootstrapped_pairs);
+    trace->num_pairs_reestimated +=
+        ReestimateRelativePoses(calibration_options, options.refinement.num_threads, options.refinement.seed,
+                                before_bootstrap, *scene, &bootstrapped_pairs);
     calibrated_pairs = &bootstrapped_pairs;
   }
   const std::vector<VerifiedPair>& pairs = *calibrated_pairs;

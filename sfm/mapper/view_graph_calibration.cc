@@ -14,6 +14,17 @@ void ViewGraphCalibrationOptions::Check() const {
   PROJ_REQUIRE(max_pairs_reestimated >= 0, "view graph calibration max_pairs_reestimated must be >= 0");
 }
 
+int ReestimateRelativePoses(const ViewGraphCalibrationOptions& options, int num_threads, uint64_t seed,
+                            const std::vector<Camera>& previous_cameras, const Scene& scene,
+                            std::vector<VerifiedPair>* pairs) {
+  RelativePoseUpdateOptions update;
+  update.max_error_px = options.relative_pose_max_error_px;
+  update.max_pairs = options.max_pairs_reestimated;
+  update.num_threads = num_threads;
+  update.seed = seed;
+  return UpdateRelativePoses(update, previous_cameras, scene, pairs);
+}
+
 const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOptions& options,
                                                     int num_threads, uint64_t seed,
                                                     const std::vector<VerifiedPair>& pairs,
@@ -38,13 +49,8 @@ const std::vector<VerifiedPair>& CalibrateViewGraph(const ViewGraphCalibrationOp
   }
   if (!changed) return pairs;
   const double calibration_seconds = timer.ElapsedSeconds();
-  RelativePoseUpdateOptions update;
-  update.max_error_px = options.relative_pose_max_error_px;
-  update.max_pairs = options.max_pairs_reestimated;
-  update.num_threads = num_threads;
-  update.seed = seed;
   *updated = pairs;
-  result->num_pairs_reestimated = UpdateRelativePoses(update, priors, *scene, updated);
+  result->num_pairs_reestimated = ReestimateRelativePoses(options, num_threads, seed, priors, *scene, updated);
   PROJ_LOG(kInfo, "relative poses estimated again under the calibrated focal lengths: "
                       << result->num_pairs_reestimated << " pairs (calibration " << calibration_seconds
                       << " s, poses " << timer.ElapsedSeconds() - calibration_seconds << " s)");

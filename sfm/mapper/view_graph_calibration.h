@@ -39,6 +39,13 @@ struct ViewGraphCalibration {
   int num_pairs_reestimated = 0;
 };
 
+// The relative poses of the pairs whose cameras changed from `previous_cameras` to the scene's,
+// estimated again (at most options.max_pairs_reestimated of them, as RelativePoseUpdateOptions
+// says). Returns their number.
+int ReestimateRelativePoses(const ViewGraphCalibrationOptions& options, int num_threads, uint64_t seed,
+                            const std::vector<Camera>& previous_cameras, const Scene& scene,
+                            std::vector<VerifiedPair>* pairs);
+
 // Calibrates the focal lengths the pairs constrain (the scene's cameras change; cameras with
 // an EXIF focal length keep it) and estimates the relative poses of their pairs again (at most
 // options.max_pairs_reestimated of them).
