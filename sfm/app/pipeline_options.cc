@@ -233,8 +233,9 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
   PartitionedMappingOptions& parts = args->options.partitioning;
   app.add_option("--partition-max-images", parts.max_part_images,
                  "Partitioned mapping: a view graph of more images than this is cut into overlapping "
-                 "parts of about this many (by GPS position, else by the view graph), mapped on their "
-                 "own (several at once) and merged by their shared images, then adjusted as a whole; "
+                 "parts of about this many (by GPS position, else by the view graph; more, smaller ones "
+                 "where that fills every round of --parallel-parts), mapped on their own (several at once) "
+                 "and merged by their shared images, then adjusted as a whole; "
                  "0 = never; -1 = automatic: parts of 500 images when there are more than 2,500 (10,000 "
                  "images mapped in 7.4 minutes on one H200; below a few thousand one run of the whole is "
                  "as fast and more accurate)")

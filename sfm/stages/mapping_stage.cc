@@ -7,6 +7,7 @@
 
 #include "core/check.h"
 #include "core/logging.h"
+#include "core/parallel_for.h"
 #include "core/timer.h"
 #include "sfm/database/view_graph_loader.h"
 #include "sfm/stages/georeference_priors.h"
@@ -97,8 +98,9 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   summary.mapper_name = MapperName(chosen.mapper_choice);
   summary.mapper_reason = decision.reason;
   PROJ_LOG(kInfo, "mapper: " << summary.mapper_name << " (" << decision.reason << ")");
-  summary.num_parts = merge_parts_dir.empty() ? options.partitioning.NumParts(num_images)
-                                              : PartCountInFolder(merge_parts_dir);
+  summary.num_parts = merge_parts_dir.empty()
+                          ? options.partitioning.NumParts(num_images, ResolveNumThreads(options.run.num_threads))
+                          : PartCountInFolder(merge_parts_dir);
   const bool may_rebuild = options.rebuild_with_gps && !graph.scene.position_priors.empty();
   // An automatic choice of the global mapper is checked, and mapped incrementally when it fails.
   const bool may_fall_back = options.mapper_choice == MapperChoice::kAuto && decision.global &&

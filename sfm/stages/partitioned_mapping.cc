@@ -16,12 +16,18 @@
 
 namespace proj {
 
-int PartitionedMappingOptions::NumParts(int num_images) const {
+int PartitionedMappingOptions::NumParts(int num_images, int num_threads) const {
   if (num_parts > 0) return num_parts;
   int part_images = max_part_images;
   if (part_images == kAutomatic) part_images = num_images > auto_min_images ? auto_part_images : 0;
   if (part_images <= 0 || num_images <= part_images) return 1;
-  return (num_images + part_images - 1) / part_images;
+  const int by_size = (num_images + part_images - 1) / part_images;
+  const int at_once = ParallelParts(by_size, num_threads);
+  return (by_size + at_once - 1) / at_once * at_once;
+}
+
+int PartitionedMappingOptions::ParallelParts(int num_parts, int num_threads) const {
+  return std::max(1, std::min(num_parts, parallel_parts > 0 ? parallel_parts : num_threads / 4));
 }
 
 void PartitionedMappingOptions::Check() const {
@@ -124,9 +130,7 @@ MapperSummary MapPartitioned(const ReconstructionOptions& options, int num_parts
   size_t largest = 0;
   for (const auto& images : part_images) largest = std::max(largest, images.size());
   const int threads = ResolveNumThreads(options.run.num_threads);
-  const int parallel = std::max(1, std::min(count, options.partitioning.parallel_parts > 0
-                                                      ? options.partitioning.parallel_parts
-                                                      : std::max(1, threads / 4)));
+  const int parallel = options.partitioning.ParallelParts(count, threads);
   const int threads_per_part = std::max(1, threads / parallel);
   PROJ_LOG(kInfo, "partitioned mapping: " << scene->images.size() << " images in " << count << " parts of up to "
                                           << largest << " images with their overlap (cut by "

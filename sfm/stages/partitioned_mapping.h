@@ -43,8 +43,13 @@ struct PartitionedMappingOptions {
   PartMergeOptions merge;
   MergedModelOptions merged;
 
-  // The number of parts for a view graph of `num_images` images; 1: not partitioned.
-  int NumParts(int num_images) const;
+  // The number of parts for a view graph of `num_images` images mapped with `num_threads`
+  // threads (resolved); 1: not partitioned. Parts counted from their size are rounded up to a
+  // whole number of rounds of ParallelParts: 10 parts with 4 at a time would map in 3 rounds,
+  // the last half idle, where 12 smaller ones take the same 3 rounds of less work each.
+  int NumParts(int num_images, int num_threads) const;
+  // Parts mapped at once out of `num_parts` with `num_threads` threads (resolved).
+  int ParallelParts(int num_parts, int num_threads) const;
   void Check() const;  // throws InputError naming the option
 };
 

@@ -108,21 +108,41 @@ TEST(PartitionedMapping, HoldingTheMergedShapeKeepsTheModelAndClaimsNoGeoreferen
 TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   PartitionedMappingOptions options;
   // Automatic by default: one run of the whole up to 2,500 images, parts of 500 above.
-  EXPECT_EQ(options.NumParts(2500), 1);
-  EXPECT_EQ(options.NumParts(2501), 6);
-  EXPECT_EQ(options.NumParts(10000), 20);
+  EXPECT_EQ(options.NumParts(2500, 1), 1);
+  EXPECT_EQ(options.NumParts(2501, 1), 6);
+  EXPECT_EQ(options.NumParts(10000, 1), 20);
   options.max_part_images = 0;  // never
-  EXPECT_EQ(options.NumParts(10000), 1);
+  EXPECT_EQ(options.NumParts(10000, 1), 1);
   options.max_part_images = 1000;
-  EXPECT_EQ(options.NumParts(1000), 1);
-  EXPECT_EQ(options.NumParts(1001), 2);
-  EXPECT_EQ(options.NumParts(10000), 10);
+  EXPECT_EQ(options.NumParts(1000, 1), 1);
+  EXPECT_EQ(options.NumParts(1001, 1), 2);
+  EXPECT_EQ(options.NumParts(10000, 1), 10);
   options.num_parts = 4;
-  EXPECT_EQ(options.NumParts(200), 4);
+  EXPECT_EQ(options.NumParts(200, 1), 4);
   options.max_part_images = 5;
   EXPECT_THROW(options.Check(), InputError);
   options.max_part_images = -2;
   EXPECT_THROW(options.Check(), InputError);
+}
+
+TEST(PartitionedMapping, PartCountFillsEveryRoundOfParallelParts) {
+  PartitionedMappingOptions options;
+  // 16 threads: 4 parts at a time (one per 4 threads).
+  EXPECT_EQ(options.ParallelParts(10, 16), 4);
+  EXPECT_EQ(options.ParallelParts(2, 16), 2);
+  EXPECT_EQ(options.ParallelParts(10, 2), 1);
+  // 5,000 images in parts of 500 are 10; with 4 at a time 12 smaller ones fill 3 rounds.
+  EXPECT_EQ(options.NumParts(5000, 16), 12);
+  EXPECT_EQ(options.NumParts(10000, 16), 20);  // 5 full rounds already
+  EXPECT_EQ(options.NumParts(2501, 16), 8);
+  EXPECT_EQ(options.NumParts(5000, 2), 10);    // one at a time: parts of the size asked
+  EXPECT_EQ(options.NumParts(2000, 16), 1);    // not partitioned
+  options.parallel_parts = 3;
+  EXPECT_EQ(options.NumParts(5000, 16), 12);
+  options.parallel_parts = 8;
+  EXPECT_EQ(options.NumParts(5000, 16), 16);
+  options.num_parts = 5;                       // asked for: exactly that
+  EXPECT_EQ(options.NumParts(5000, 16), 5);
 }
 
 }  // namespace
