@@ -1,5 +1,6 @@
 #include "sfm/global/global_mapper.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/check.h"
@@ -20,6 +21,7 @@ void GlobalMapperOptions::Check() const {
   focal_bootstrap.Check();
   rotation_averaging.Check();
   positioning.Check();
+  scale_check.Check();
   refinement.Check();
 }
 
@@ -130,8 +132,20 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   for (const auto& track : bearings) {
     for (const BearingObservation& observation : track) positioned[observation.image_id] = 1;
   }
+  // Images positioned at another scale than the rest are left to the incremental registration
+  // below, from the points of the others.
+  const std::vector<char> off_scale = ImagesOffTheMainScale(options.scale_check, pairs, bearings,
+                                                            trace->positioning.centres,
+                                                            trace->positioning.points, positioned);
+  trace->num_off_scale = static_cast<int>(std::count(off_scale.begin(), off_scale.end(), 1));
+  if (trace->num_off_scale > 0) {
+    PROJ_LOG(kInfo, "global positioning put " << trace->num_off_scale
+                                              << " images at another scale than the rest (their points' depths "
+                                                 "jump across verified pairs); they are registered from the "
+                                                 "points of the others instead");
+  }
   for (int i = 0; i < num_images; ++i) {
-    if (!rotations.in_model[i] || !positioned[i]) continue;
+    if (!rotations.in_model[i] || !positioned[i] || off_scale[i]) continue;
     SceneImage& image = scene->images[i];
     image.registered = true;
     const Eigen::Quaterniond rotation = rotations.rotations[i] * trace->positioning.priors_from_bearings.conjugate();

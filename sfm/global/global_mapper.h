@@ -24,6 +24,7 @@
 #include "sfm/global/focal_bootstrap.h"
 #include "sfm/global/global_positioning.h"
 #include "sfm/global/rotation_averaging.h"
+#include "sfm/global/scale_check.h"
 #include "sfm/mapper/incremental_mapper.h"
 
 namespace proj {
@@ -37,6 +38,7 @@ struct GlobalMapperOptions {
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
   RotationAveragingOptions rotation_averaging;
   GlobalPositioningOptions positioning;
+  ScaleCheckOptions scale_check;  // images positioned at another scale: registered incrementally
   int positioning_min_track_length = 3;
   int positioning_tracks_per_image = 300;
   // Refinement: triangulation and filtering start at this multiple of
@@ -59,6 +61,7 @@ struct GlobalMapperTrace {
   int num_pairs_dropped_rotation = 0;
   RotationAveragingSummary rotation_averaging;
   int num_positioning_tracks = 0;
+  int num_off_scale = 0;  // positioned at another scale than the rest, registered incrementally instead
   GlobalPositioningResult positioning;  // centres and points cleared after use
 };
 
