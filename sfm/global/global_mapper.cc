@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/check.h"
 #include "core/logging.h"
@@ -22,6 +23,7 @@ void GlobalMapperOptions::Check() const {
   rotation_averaging.Check();
   positioning.Check();
   scale_check.Check();
+  prior_start.Check();
   refinement.Check();
 }
 
@@ -117,8 +119,20 @@ MapperSummary RunGlobalMapper(const GlobalMapperOptions& options, const TrackSet
   positioning.seed = options.refinement.seed;
   trace->num_positioning_tracks = static_cast<int>(selected.size());
   const std::map<int, PositionPrior> no_priors;
-  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings,
-                                                options.refinement.priors.enabled ? scene->position_priors : no_priors);
+  const std::map<int, PositionPrior>& priors = options.refinement.priors.enabled ? scene->position_priors : no_priors;
+  std::optional<PriorStart> start;
+  if (options.start_from_priors && !priors.empty()) {
+    PriorStartOptions prior_start = options.prior_start;
+    prior_start.seed = options.refinement.seed;
+    start = StartFromPriors(prior_start, pairs, rotations.rotations, rotations.in_model, priors);
+    if (start) {
+      PROJ_LOG(kInfo, "global positioning starts from the GPS: turned onto it by " << start->num_pairs
+                                                                              << " pairs (median "
+                                                                              << start->median_error_deg << " deg)");
+    }
+  }
+  trace->positioning = PositionCamerasAndPoints(positioning, num_images, bearings, priors,
+                                                start ? start->centres : std::vector<Eigen::Vector3d>());
   PROJ_LOG(kInfo, "global positioning: " << selected.size() << " tracks, "
                                          << (trace->positioning.used_priors ? "GPS priors, " : "")
                                          << trace->positioning.num_iterations << " iterations, "

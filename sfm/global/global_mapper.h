@@ -23,6 +23,7 @@
 #include "sfm/mapper/view_graph_calibration.h"
 #include "sfm/global/focal_bootstrap.h"
 #include "sfm/global/global_positioning.h"
+#include "sfm/global/prior_start.h"
 #include "sfm/global/rotation_averaging.h"
 #include "sfm/global/scale_check.h"
 #include "sfm/mapper/incremental_mapper.h"
@@ -38,6 +39,10 @@ struct GlobalMapperOptions {
   double max_rotation_error_deg = 10;  // pairs farther from the averaged rotations are dropped
   RotationAveragingOptions rotation_averaging;
   GlobalPositioningOptions positioning;
+  // With GPS priors, positioning starts from the fixes turned into the rotations' frame, not
+  // from random positions (sfm/global/prior_start.h).
+  bool start_from_priors = true;
+  PriorStartOptions prior_start;
   ScaleCheckOptions scale_check;  // images positioned at another scale: registered incrementally
   int positioning_min_track_length = 3;
   int positioning_tracks_per_image = 300;

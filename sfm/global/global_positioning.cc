@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 #include <ceres/ceres.h>
 #include <ceres/rotation.h>
 
@@ -103,7 +104,7 @@ ceres::Solver::Summary Solve(const GlobalPositioningOptions& options,
                              const std::vector<std::vector<BearingObservation>>& tracks,
                              const std::map<int, PositionPrior>& priors, const std::vector<char>& used,
                              std::vector<Eigen::Vector3d>* centres, std::vector<Eigen::Vector3d>* points,
-                             std::vector<double>* scales, Eigen::Vector3d* turn) {
+                             std::vector<double>* scales, Eigen::Vector3d* turn, bool hold_centres = false) {
   ceres::Problem::Options problem_options;
   problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
   ceres::Problem problem(problem_options);
@@ -136,7 +137,9 @@ ceres::Solver::Summary Solve(const GlobalPositioningOptions& options,
         &prior_loss, (*centres)[image_id].data());
   }
   for (size_t i = 0; i < used.size(); ++i) {
-    if (used[i]) ordering->AddElementToGroup((*centres)[i].data(), 2);
+    if (!used[i]) continue;
+    ordering->AddElementToGroup((*centres)[i].data(), 2);
+    if (hold_centres) problem.SetParameterBlockConstant((*centres)[i].data());
   }
   if (!priors.empty()) ordering->AddElementToGroup(turn->data(), 2);
   ceres::Solver::Options solver;
@@ -189,7 +192,7 @@ std::optional<Sim3d> AlignToPriors(const GlobalPositioningOptions& options,
 GlobalPositioningResult PositionCamerasAndPoints(
     const GlobalPositioningOptions& options, int num_images,
     const std::vector<std::vector<BearingObservation>>& tracks,
-    const std::map<int, PositionPrior>& priors) {
+    const std::map<int, PositionPrior>& priors, const std::vector<Eigen::Vector3d>& start_centres) {
   options.Check();
   Timer timer;
   GlobalPositioningResult result;
@@ -215,8 +218,37 @@ GlobalPositioningResult PositionCamerasAndPoints(
   for (auto& point : result.points) point = random_vector();
   std::vector<double> scales(num_observations, 1.0);  // stable addresses: sized once
   Eigen::Vector3d turn = Eigen::Vector3d::Zero();
+  result.num_iterations = 0;
+  if (!start_centres.empty()) {
+    PROJ_CHECK(static_cast<int>(start_centres.size()) == num_images, "PositionCamerasAndPoints: start per image");
+    result.centres = start_centres;
+    // Each point where its bearings from the start pass closest (linear, least squares), each
+    // scale at its best for that point: the solve then starts near a minimum.
+    size_t next_scale = 0;
+    for (size_t t = 0; t < tracks.size(); ++t) {
+      Eigen::Matrix3d normal = Eigen::Matrix3d::Zero();
+      Eigen::Vector3d right = Eigen::Vector3d::Zero();
+      for (const BearingObservation& observation : tracks[t]) {
+        const Eigen::Matrix3d across = Eigen::Matrix3d::Identity() - observation.direction * observation.direction.transpose();
+        normal += across;
+        right += across * start_centres[observation.image_id];
+      }
+      const Eigen::Vector3d& first_centre = start_centres[tracks[t][0].image_id];
+      const Eigen::FullPivLU<Eigen::Matrix3d> solver(normal);
+      result.points[t] = solver.rcond() > 1e-8 ? Eigen::Vector3d(solver.solve(right))
+                                               : Eigen::Vector3d(first_centre + tracks[t][0].direction);
+      for (const BearingObservation& observation : tracks[t]) {
+        const Eigen::Vector3d offset = result.points[t] - start_centres[observation.image_id];
+        const double squared = offset.squaredNorm();
+        scales[next_scale++] = squared > 0 ? std::max(1e-5, observation.direction.dot(offset) / squared) : 1.0;
+      }
+    }
+    const ceres::Solver::Summary points_only =
+        Solve(options, tracks, {}, used, &result.centres, &result.points, &scales, &turn, true);
+    result.num_iterations += static_cast<int>(points_only.iterations.size());
+  }
   ceres::Solver::Summary summary = Solve(options, tracks, {}, used, &result.centres, &result.points, &scales, &turn);
-  result.num_iterations = static_cast<int>(summary.iterations.size());
+  result.num_iterations += static_cast<int>(summary.iterations.size());
 
   // With priors: into their frame by the similarity that fits most of them, then once more
   // with all of them, the bearings turned with the frame and the turn refined (the similarity

@@ -70,12 +70,15 @@ struct GlobalPositioningResult {
 };
 
 // Positions every image observed by `tracks` (each a list of bearings of one point, in
-// distinct images), from random starts. Without priors (or too few) the result is defined up
-// to translation and scale (rotations are given); with them, in the priors' frame.
+// distinct images), from random starts, or from `start_centres` (per image, in the bearings'
+// frame; sfm/global/prior_start.h) when given: the points are then first solved with the
+// centres held. Without priors (or too few) the result is defined up to translation and scale
+// (rotations are given); with them, in the priors' frame.
 GlobalPositioningResult PositionCamerasAndPoints(const GlobalPositioningOptions& options,
                                                  int num_images,
                                                  const std::vector<std::vector<BearingObservation>>& tracks,
-                                                 const std::map<int, PositionPrior>& priors = {});
+                                                 const std::map<int, PositionPrior>& priors = {},
+                                                 const std::vector<Eigen::Vector3d>& start_centres = {});
 
 // The tracks positioning uses: those with at least min_length observations in images of
 // `in_use`, longest first (ties: lower id), each kept while one of its images has fewer than

@@ -3,6 +3,7 @@ proj_add_test(sfm_global_test
     ${CMAKE_CURRENT_LIST_DIR}/global/rotation_averaging_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/global/global_positioning_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/global/scale_check_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/global/prior_start_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/global/global_mapper_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/global/global_mapper_flight_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/global/focal_calibration_test.cc
