@@ -7,6 +7,7 @@
 #include <Eigen/SVD>
 
 #include "core/check.h"
+#include "core/statistics.h"
 
 namespace proj {
 
@@ -103,8 +104,7 @@ std::optional<PriorStart> StartFromPriors(const PriorStartOptions& options, cons
   start.num_pairs = static_cast<int>(kept_model.size());
   std::vector<double> errors(kept_model.size());
   for (size_t k = 0; k < kept_model.size(); ++k) errors[k] = AngleDeg(*turn * kept_model[k], kept_prior[k]);
-  std::nth_element(errors.begin(), errors.begin() + errors.size() / 2, errors.end());
-  start.median_error_deg = errors[errors.size() / 2];
+  start.median_error_deg = UpperMedian(std::move(errors));
   start.priors_from_rotations = Eigen::Quaterniond(*turn);
   Eigen::Vector3d mean = Eigen::Vector3d::Zero();
   for (const auto& [image_id, prior] : priors) mean += prior.position / priors.size();

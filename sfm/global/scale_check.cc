@@ -4,22 +4,13 @@
 #include <cmath>
 
 #include "core/check.h"
+#include "core/statistics.h"
 
 namespace proj {
 
 void ScaleCheckOptions::Check() const {
   PROJ_REQUIRE(max_depth_ratio > 1, "global mapper max_depth_ratio must be > 1");
 }
-
-namespace {
-
-double Median(std::vector<double> values) {
-  const auto middle = values.begin() + values.size() / 2;
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
-
-}  // namespace
 
 std::vector<char> ImagesOffTheMainScale(const ScaleCheckOptions& options, const std::vector<VerifiedPair>& pairs,
                                         const std::vector<std::vector<BearingObservation>>& tracks,
@@ -39,7 +30,7 @@ std::vector<char> ImagesOffTheMainScale(const ScaleCheckOptions& options, const 
   }
   std::vector<double> median_depth(num_images, 0);
   for (int i = 0; i < num_images; ++i) {
-    if (!depths[i].empty()) median_depth[i] = Median(std::move(depths[i]));
+    if (!depths[i].empty()) median_depth[i] = UpperMedian(std::move(depths[i]));
   }
   std::vector<ImagePair> same_scale;
   std::vector<char> judged(num_images, 0);
