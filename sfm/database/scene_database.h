@@ -177,6 +177,14 @@ class SceneDatabase {
   // Every stored geometry as (pair_id, geometry from the smaller to the larger id).
   std::vector<std::pair<int64_t, TwoViewGeometry>> ReadTwoViewGeometries() const;
   std::vector<int64_t> ReadVerifiedPairIds() const;  // increasing
+  // Every stored geometry's pair, inlier count and configuration, without its matches: the
+  // view graph's shape at a fraction of its size (increasing pair_id).
+  struct VerifiedPairSize {
+    int64_t pair_id = 0;
+    int num_inliers = 0;
+    TwoViewConfiguration configuration = TwoViewConfiguration::kDegenerate;
+  };
+  std::vector<VerifiedPairSize> ReadVerifiedPairSizes() const;
   void DeleteTwoViewGeometries();                    // all of them
   // Copies the matches and geometry of pair (from_id1, from_id2) of `from` as stored, bytes
   // unchanged (reading and writing a geometry would round its rotation), to the pair

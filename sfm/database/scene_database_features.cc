@@ -322,6 +322,17 @@ std::vector<std::pair<int64_t, TwoViewGeometry>> SceneDatabase::ReadTwoViewGeome
   return geometries;
 }
 
+std::vector<SceneDatabase::VerifiedPairSize> SceneDatabase::ReadVerifiedPairSizes() const {
+  StatementUse row(&statements_->verified_pair_sizes);
+  std::vector<VerifiedPairSize> sizes;
+  while (row->Step("read the two-view geometries' sizes")) {
+    const RowOrigin origin{path_, "two_view_geometries", "pair_id", row->ColumnInt64(0)};
+    sizes.push_back({row->ColumnInt64(0), static_cast<int>(row->ColumnInt64(1)),
+                     internal::TwoViewConfigurationFromColmap(row->ColumnInt64(2), origin)});
+  }
+  return sizes;
+}
+
 std::vector<int64_t> SceneDatabase::ReadVerifiedPairIds() const {
   return ReadPairIds(&statements_->verified_pair_ids, "list the verified pairs");
 }

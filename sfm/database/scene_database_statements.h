@@ -168,6 +168,8 @@ struct SceneDatabase::Statements {
       "ORDER BY pair_id;"};
   SqliteStatement verified_pair_ids{db, path,
       "SELECT pair_id FROM two_view_geometries ORDER BY pair_id;"};
+  SqliteStatement verified_pair_sizes{db, path,
+      "SELECT pair_id, rows, config FROM two_view_geometries ORDER BY pair_id;"};
 
   SqliteStatement read_pose_prior;
   SqliteStatement read_image_file{db, path,

@@ -7,7 +7,10 @@
 
 namespace proj {
 
-ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& image_ids) {
+namespace {
+
+// The images `image_ids` (all when empty) in increasing id with their cameras, no keypoints.
+ViewGraph LoadImages(const SceneDatabase& database, const std::vector<int>& image_ids) {
   std::vector<DatabaseImage> images = database.ReadImages();
   if (!image_ids.empty()) {
     std::vector<int> wanted = image_ids;
@@ -24,7 +27,6 @@ ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& i
   std::map<int, int> camera_index;  // database camera id -> scene camera index
   std::map<int, DatabaseCamera> cameras;
   for (DatabaseCamera& camera : database.ReadCameras()) cameras[camera.camera_id] = std::move(camera);
-  std::map<int, int> index_of_image;
   for (const DatabaseImage& image : images) {
     auto camera = cameras.find(image.camera_id);
     PROJ_REQUIRE(camera != cameras.end(), "scene database '" << database.path() << "': image '"
@@ -40,30 +42,93 @@ ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& i
     SceneImage scene_image;
     scene_image.name = image.name;
     scene_image.camera_id = it->second;
-    for (const Keypoint& keypoint : database.ReadKeypoints(image.image_id)) {
-      scene_image.keypoints.emplace_back(keypoint.x, keypoint.y);
-    }
-    scene_image.point3d_ids.assign(scene_image.keypoints.size(), kInvalidId);
-    index_of_image[image.image_id] = static_cast<int>(graph.scene.images.size());
     graph.scene.images.push_back(std::move(scene_image));
     graph.database_image_ids.push_back(image.image_id);
   }
+  return graph;
+}
+
+void LoadKeypoints(const SceneDatabase& database, int index, ViewGraph* graph) {
+  SceneImage& image = graph->scene.images[index];
+  image.keypoints.clear();
+  for (const Keypoint& keypoint : database.ReadKeypoints(graph->database_image_ids[index])) {
+    image.keypoints.emplace_back(keypoint.x, keypoint.y);
+  }
+  image.point3d_ids.assign(image.keypoints.size(), kInvalidId);
+}
+
+// Adds the pair of images index1 < index2 (geometry from the first to the second) after
+// checking its matches against their keypoints.
+void AddPair(const SceneDatabase& database, int index1, int index2, TwoViewGeometry geometry, ViewGraph* graph) {
+  const int n1 = static_cast<int>(graph->scene.images[index1].keypoints.size());
+  const int n2 = static_cast<int>(graph->scene.images[index2].keypoints.size());
+  for (const FeatureMatch& match : geometry.inlier_matches) {
+    PROJ_REQUIRE(match.index1 >= 0 && match.index1 < n1 && match.index2 >= 0 && match.index2 < n2,
+                 "scene database '" << database.path() << "': a match of images "
+                                    << graph->database_image_ids[index1] << " and "
+                                    << graph->database_image_ids[index2]
+                                    << " refers to a keypoint that does not exist");
+  }
+  graph->pairs.push_back({{index1, index2}, std::move(geometry)});
+}
+
+std::map<int, int> IndexOfImage(const ViewGraph& graph) {
+  std::map<int, int> index_of_image;
+  for (size_t i = 0; i < graph.database_image_ids.size(); ++i) {
+    index_of_image[graph.database_image_ids[i]] = static_cast<int>(i);
+  }
+  return index_of_image;
+}
+
+}  // namespace
+
+ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& image_ids) {
+  ViewGraph graph = LoadImages(database, image_ids);
+  for (size_t i = 0; i < graph.scene.images.size(); ++i) LoadKeypoints(database, static_cast<int>(i), &graph);
+  const std::map<int, int> index_of_image = IndexOfImage(graph);
   for (auto& [pair_id, geometry] : database.ReadTwoViewGeometries()) {
     if (geometry.configuration == TwoViewConfiguration::kDegenerate) continue;
     const auto [id1, id2] = ImageIdsFromPairId(pair_id);
     auto index1 = index_of_image.find(id1), index2 = index_of_image.find(id2);
     if (index1 == index_of_image.end() || index2 == index_of_image.end()) continue;
     // Images are in increasing id, so index1 < index2 as the geometry (smaller id first).
-    const int n1 = static_cast<int>(graph.scene.images[index1->second].keypoints.size());
-    const int n2 = static_cast<int>(graph.scene.images[index2->second].keypoints.size());
-    for (const FeatureMatch& match : geometry.inlier_matches) {
-      PROJ_REQUIRE(match.index1 >= 0 && match.index1 < n1 && match.index2 >= 0 && match.index2 < n2,
-                   "scene database '" << database.path() << "': a match of images " << id1 << " and "
-                                      << id2 << " refers to a keypoint that does not exist");
-    }
-    graph.pairs.push_back({{index1->second, index2->second}, std::move(geometry)});
+    AddPair(database, index1->second, index2->second, std::move(geometry), &graph);
   }
   return graph;
+}
+
+ViewGraph LoadViewGraphOutline(const SceneDatabase& database, std::vector<PairInlierCount>* pair_counts) {
+  ViewGraph graph = LoadImages(database, {});
+  const std::map<int, int> index_of_image = IndexOfImage(graph);
+  pair_counts->clear();
+  for (const SceneDatabase::VerifiedPairSize& size : database.ReadVerifiedPairSizes()) {
+    if (size.configuration == TwoViewConfiguration::kDegenerate) continue;
+    const auto [id1, id2] = ImageIdsFromPairId(size.pair_id);
+    auto index1 = index_of_image.find(id1), index2 = index_of_image.find(id2);
+    if (index1 == index_of_image.end() || index2 == index_of_image.end()) continue;
+    pair_counts->push_back({{index1->second, index2->second}, size.num_inliers});
+  }
+  return graph;
+}
+
+void LoadViewGraphPart(const SceneDatabase& database, const std::vector<PairInlierCount>& pair_counts,
+                       const std::vector<int>& image_indices, ViewGraph* graph) {
+  std::vector<char> in_part(graph->scene.images.size(), 0);
+  for (int index : image_indices) {
+    PROJ_CHECK(index >= 0 && index < static_cast<int>(in_part.size()), "LoadViewGraphPart: bad image index");
+    in_part[index] = 1;
+    LoadKeypoints(database, index, graph);
+  }
+  for (const PairInlierCount& count : pair_counts) {
+    const int index1 = count.pair.image1, index2 = count.pair.image2;
+    if (!in_part[index1] || !in_part[index2]) continue;
+    std::optional<TwoViewGeometry> geometry =
+        database.ReadTwoViewGeometry(graph->database_image_ids[index1], graph->database_image_ids[index2]);
+    PROJ_REQUIRE(geometry.has_value(), "scene database '" << database.path() << "': the pair of images "
+                                           << graph->database_image_ids[index1] << " and "
+                                           << graph->database_image_ids[index2] << " went missing while read");
+    AddPair(database, index1, index2, std::move(*geometry), graph);
+  }
 }
 
 }  // namespace proj

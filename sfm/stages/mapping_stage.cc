@@ -186,24 +186,32 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
 
 MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Shard& part,
                                  const SceneDatabase& database, const std::string& parts_dir) {
-  ViewGraph graph = LoadViewGraph(database, {});
+  // The whole view graph's outline (images, pairs' inlier counts) cuts it as a single run
+  // does; only this part's keypoints and matches are read.
+  std::vector<PairInlierCount> pair_counts;
+  ViewGraph graph = LoadViewGraphOutline(database, &pair_counts);
   PROJ_REQUIRE(graph.scene.images.size() >= 2,
                "the scene database '" << database.path() << "' holds " << graph.scene.images.size()
                                       << " usable image(s); at least two are needed");
   LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   ReconstructionOptions chosen = options;  // the whole view graph's choice, as a single run makes it
   chosen.mapper_choice = ChooseMapper(options, graph.scene).global ? MapperChoice::kGlobal : MapperChoice::kIncremental;
-  const ImagePartition partition = PartitionViewGraph(options.partitioning, part.count, graph.scene, graph.pairs);
+  std::vector<WeightedImagePair> weighted;
+  for (const PairInlierCount& count : pair_counts) {
+    if (count.num_inliers > 0) weighted.push_back({count.pair.image1, count.pair.image2, count.num_inliers});
+  }
+  const ImagePartition partition = PartitionViewGraph(options.partitioning, part.count, graph.scene, weighted);
   PROJ_REQUIRE(part.index < static_cast<int>(partition.parts.size()),
                "part " << part.Name() << ": the view graph of " << graph.scene.images.size()
                        << " images is cut into only " << partition.parts.size() << " parts");
   PROJ_LOG(kInfo, "part " << part.Name() << ": " << partition.parts[part.index].size() << " of "
                           << graph.scene.images.size() << " images (cut by "
                           << (partition.by_position ? "GPS position" : "the view graph") << ")");
+  LoadViewGraphPart(database, pair_counts, partition.parts[part.index], &graph);
   MapperSummary summary;
   const PartModel model = MapPart(chosen, graph.scene, graph.pairs, partition.parts[part.index],
                                   options.run.num_threads, true, &summary);
-  if (summary.success) WritePartModel(parts_dir, part, model, graph.scene, graph.pairs.size());
+  if (summary.success) WritePartModel(parts_dir, part, model, graph.scene, pair_counts.size());
   return summary;
 }
 

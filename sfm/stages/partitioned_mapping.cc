@@ -44,19 +44,28 @@ void PartitionedMappingOptions::Check() const {
                "--partition-shape-prior must be >= 0 (got " << merged.shape_prior_factor << ")");
 }
 
-ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
-                                  const std::vector<VerifiedPair>& pairs) {
-  PartitionOptions partition = options.partition;
-  partition.num_parts = num_parts;
-  std::vector<std::optional<Eigen::Vector2d>> positions(scene.images.size());
-  for (const auto& [image, prior] : scene.position_priors) positions[image] = prior.position.head<2>();
+std::vector<WeightedImagePair> WeightedPairs(const std::vector<VerifiedPair>& pairs) {
   std::vector<WeightedImagePair> weighted;
   weighted.reserve(pairs.size());
   for (const VerifiedPair& pair : pairs) {
     const int inliers = static_cast<int>(pair.geometry.inlier_matches.size());
     if (inliers > 0) weighted.push_back({pair.pair.image1, pair.pair.image2, inliers});
   }
+  return weighted;
+}
+
+ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
+                                  const std::vector<WeightedImagePair>& weighted) {
+  PartitionOptions partition = options.partition;
+  partition.num_parts = num_parts;
+  std::vector<std::optional<Eigen::Vector2d>> positions(scene.images.size());
+  for (const auto& [image, prior] : scene.position_priors) positions[image] = prior.position.head<2>();
   return PartitionImages(partition, static_cast<int>(scene.images.size()), positions, weighted);
+}
+
+ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
+                                  const std::vector<VerifiedPair>& pairs) {
+  return PartitionViewGraph(options, num_parts, scene, WeightedPairs(pairs));
 }
 
 PartModel MapPart(const ReconstructionOptions& options, const Scene& scene, const std::vector<VerifiedPair>& pairs,

@@ -57,6 +57,12 @@ struct PartitionedMappingOptions {
 // and North) where most have one, else by the verified pairs weighted by inlier matches.
 ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
                                   const std::vector<VerifiedPair>& pairs);
+// The same from the pairs weighted by their inlier matches (WeightedPairs), which a cluster task
+// reads without the matches (view_graph_loader.h, LoadViewGraphOutline). `scene` needs its
+// images and GPS priors only.
+ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
+                                  const std::vector<WeightedImagePair>& weighted);
+std::vector<WeightedImagePair> WeightedPairs(const std::vector<VerifiedPair>& pairs);
 
 // One part mapped alone: the sub view graph of `image_ids`, its own tracks, the run's mapper
 // and the alignment to the part's GPS (MapAndGeoreference), with `num_threads` threads. The
