@@ -27,9 +27,16 @@ struct MergedModelOptions {
   // Without them an adjustment of the whole block settles on another of a nadir block's weakly
   // held low-frequency shapes: a 200-image flight in 4 parts was 20 mm from the truth merged,
   // 52 mm completed freely, 19 mm completed with priors of factor 3 (one run of the whole:
-  // 28 mm). Off by default: with lens distortion the parts, which hold it at zero, are bent,
-  // and holding their shape doubles the error (k1 = -0.05: 3.4 m against 1.6 m freely).
-  double shape_prior_factor = 0;
+  // 28 mm). With lens distortion the parts, which hold it at zero, are bent, and holding their
+  // shape doubles the error (k1 = -0.05: 3.4 m against 1.6 m freely). kAutomatic: held at
+  // auto_shape_prior_factor when no camera has distortion terms (PINHOLE: undistorted or
+  // calibrated photos; 200-image flight in 4 parts 22.6 mm against 24.8 freely, one run 21.2),
+  // else not.
+  static constexpr double kAutomatic = -1;
+  double shape_prior_factor = kAutomatic;
+  double auto_shape_prior_factor = 3;
+  // The factor for a model of `scene`'s cameras.
+  double ShapePriorFactor(const Scene& scene) const;
 };
 
 // `scene` holds the merged poses and intrinsics (registered images, no points); tracks and

@@ -125,6 +125,22 @@ TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   EXPECT_THROW(options.Check(), InputError);
 }
 
+// Automatic shape priors: held for cameras without distortion terms only (a part holds its
+// distortion at zero, so with a real lens its shape is bent).
+TEST(PartitionedMapping, ShapePriorsAutomaticForCamerasWithoutDistortion) {
+  MergedModelOptions merged;
+  Scene scene;
+  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kPinhole, 640, 480, 500));
+  EXPECT_EQ(merged.ShapePriorFactor(scene), merged.auto_shape_prior_factor);
+  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, 640, 480, 500));
+  EXPECT_EQ(merged.ShapePriorFactor(scene), 0);
+  merged.shape_prior_factor = 2;  // asked for: as asked
+  EXPECT_EQ(merged.ShapePriorFactor(scene), 2);
+  PartitionedMappingOptions options;
+  options.merged.shape_prior_factor = -2;
+  EXPECT_THROW(options.Check(), InputError);
+}
+
 TEST(PartitionedMapping, PartCountFillsEveryRoundOfParallelParts) {
   PartitionedMappingOptions options;
   // 16 threads: 4 parts at a time (one per 4 threads).
