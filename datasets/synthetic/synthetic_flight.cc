@@ -94,6 +94,9 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
   }
   constexpr double kFirstCaptureTime = 1782900000;  // 2026-07-01 10:00:00
   std::vector<SyntheticFlightShot> shots;
+  // Its own stream: the flight and the other fixes' noise are those of the flight without it.
+  synthetic::Rng drift_rng(synthetic::SubSeed(options.seed, 78));
+  double altitude_drift_m = 0;
   for (int i = 0; i < options.num_images; ++i) {
     const int line = i / per_line, k = i % per_line;
     const bool northward = line % 2 == 0;
@@ -121,6 +124,10 @@ std::vector<SyntheticFlightShot> PlanSyntheticFlight(const SyntheticFlightOption
                                                           options.gps_vertical_std_m * Gaussian(&rng));
     if (options.gps_fault == GpsFault::kJump && i == options.num_images / 2) measured += Eigen::Vector3d(400, -150, 0);
     if (options.gps_fault == GpsFault::kAltitude && i == options.num_images / 3) measured.z() += 150;
+    if (options.gps_fault == GpsFault::kAltitudeDrift) {
+      altitude_drift_m += kAltitudeDriftStepM * Gaussian(&drift_rng);
+      measured.z() += altitude_drift_m;
+    }
     if (options.gps_fault == GpsFault::kHover && !shots.empty()) {
       shot.gps = shots.front().gps;
     } else if (!(options.gps_fault == GpsFault::kMissing && i % 7 == 3)) {

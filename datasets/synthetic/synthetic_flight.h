@@ -29,8 +29,14 @@ enum class GpsFault {
   // fix is ahead of its camera, alternately north and south, and a line's last images carry
   // fixes of the next line. No similarity fits the model to them.
   kTimeOffset,
+  // The altitudes drift as one slow error, not noise: a random walk of kAltitudeDriftStepM a
+  // shot on top of the white noise (about 4 m over 200 shots), as a GPS altitude or a
+  // barometer drifts over a flight. What the dome correction (sfm/mapper/gps_dome.h), which
+  // trusts the fixes' heights on average over the block, makes of it.
+  kAltitudeDrift,
 };
 constexpr int kTimeOffsetShots = 3;
+constexpr double kAltitudeDriftStepM = 0.3;
 
 struct SyntheticFlightOptions {
   int num_images = 150;

@@ -17,7 +17,8 @@ const EnumNames<GpsFault> kGpsFaultNames = {{"none", GpsFault::kNone},
                                             {"jump", GpsFault::kJump},
                                             {"altitude", GpsFault::kAltitude},
                                             {"hover", GpsFault::kHover},
-                                            {"time-offset", GpsFault::kTimeOffset}};
+                                            {"time-offset", GpsFault::kTimeOffset},
+                                            {"altitude-drift", GpsFault::kAltitudeDrift}};
 
 // --flight and its options (a drone survey over terrain, synthetic_flight.h).
 void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* flight) {
@@ -53,7 +54,8 @@ void AddFlightOptions(CLI::App& app, bool* flight_mode, SyntheticFlightOptions* 
                 "Flight: bad GPS to inject: missing (every 7th image untagged), jump (middle "
                 "image 400 m off), altitude (one image 150 m high), hover (one fix for all), "
                 "time-offset (each image tagged with the fix taken 3 shots later: a geotagging "
-                "clock offset)");
+                "clock offset), altitude-drift (the altitudes drift by a random walk of 0.3 m a "
+                "shot: about 4 m over 200 shots)");
 }
 
 }  // namespace

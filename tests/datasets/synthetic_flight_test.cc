@@ -113,6 +113,31 @@ TEST(SyntheticFlight, FaultsAreInjected) {
   EXPECT_LT((at(21) - jump[21].camera.C).norm(), 20);
 }
 
+// The altitude drift: the same flight and horizontal fixes, the heights off by one slow error
+// (steps of 0.3 m a shot, metres over the flight) rather than by independent noise.
+TEST(SyntheticFlight, AltitudeDriftIsOneSlowErrorOnTheSameFlight) {
+  SyntheticFlightOptions options = SmallFlight();
+  options.gps_horizontal_std_m = 0;
+  options.gps_vertical_std_m = 0;
+  const auto plain = PlanSyntheticFlight(options);
+  options.gps_fault = GpsFault::kAltitudeDrift;
+  const auto drift = PlanSyntheticFlight(options);
+  ASSERT_EQ(plain.size(), drift.size());
+  const LocalEnuConverter enu(options.origin);
+  double lowest = 0, highest = 0, largest_step = 0, previous = 0;
+  for (size_t i = 0; i < drift.size(); ++i) {
+    EXPECT_EQ(drift[i].camera.C, plain[i].camera.C);
+    const Eigen::Vector3d error = enu.EnuFromWgs84(EllipsoidalFix(*drift[i].gps)) - drift[i].camera.C;
+    EXPECT_LT(error.head<2>().norm(), 1e-3) << i;
+    lowest = std::min(lowest, error.z());
+    highest = std::max(highest, error.z());
+    largest_step = std::max(largest_step, std::abs(error.z() - previous));
+    previous = error.z();
+  }
+  EXPECT_LT(largest_step, 4 * kAltitudeDriftStepM);  // no jumps
+  EXPECT_GT(highest - lowest, 3 * largest_step);      // but far in all
+}
+
 TEST(SyntheticFlight, NoGpsLeavesTheFlightAsItIs) {
   SyntheticFlightOptions options = SmallFlight();
   const auto with_gps = PlanSyntheticFlight(options);
