@@ -2,6 +2,7 @@
 // every platform (std:: distributions are implementation-defined, so they are not used).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -26,6 +27,11 @@ class Rng {
   }
   // Uniform integer in [0, n).
   int Index(int n) { return static_cast<int>(Uniform() * n); }
+  // Standard normal (Box-Muller, one of the pair).
+  double Gaussian() {
+    const double u = std::max(Uniform(), 1e-300);
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * 3.14159265358979323846 * Uniform());
+  }
 
  private:
   uint64_t state_;

@@ -23,10 +23,7 @@ namespace {
 
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 
-double Gaussian(synthetic::Rng* rng) {
-  const double u = std::max(rng->Uniform(), 1e-300);
-  return std::sqrt(-2 * std::log(u)) * std::cos(2 * 3.14159265358979323846 * rng->Uniform());
-}
+double Gaussian(synthetic::Rng* rng) { return rng->Gaussian(); }
 
 // world_from_cam of a camera flying along `heading` (unit, horizontal), tilted `pitch_rad`
 // from nadir towards it: x right of the flight direction, y down the image (image top

@@ -8,6 +8,7 @@
 #include "core/logging.h"
 #include "core/timer.h"
 #include "io/atomic_file.h"
+#include "io/exif_writer.h"
 #include "io/image_encode.h"
 #include "io/image_folder.h"
 #include "io/ply.h"
@@ -57,7 +58,7 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images) {
 void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
                          const std::function<Image(int)>& render,
                          const std::function<FloatRaster(int)>& render_depth, int jpeg_quality,
-                         const std::string& out_dir) {
+                         const std::string& out_dir, const std::function<ExifData(int)>& exif) {
   namespace fs = std::filesystem;
   PROJ_REQUIRE(!cameras.empty(), "synthetic scene without views");
   const std::string images_dir = (fs::path(out_dir) / "images").string();
@@ -68,7 +69,12 @@ void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
   Timer render_timer;
   for (size_t i = 0; i < cameras.size(); ++i) {
     const std::string name = SyntheticImageName(static_cast<int>(i));
-    WriteJpeg((fs::path(images_dir) / name).string(), render(static_cast<int>(i)), jpeg_quality);
+    const std::string path = (fs::path(images_dir) / name).string();
+    if (exif) {
+      WriteJpegWithExif(path, render(static_cast<int>(i)), exif(static_cast<int>(i)), jpeg_quality);
+    } else {
+      WriteJpeg(path, render(static_cast<int>(i)), jpeg_quality);
+    }
     WriteFloatRasterFile((fs::path(depth_dir) / (name + ".bin")).string(), render_depth(static_cast<int>(i)));
     WriteStrechaCamera((fs::path(cameras_dir) / (name + ".camera")).string(), cameras[i]);
   }

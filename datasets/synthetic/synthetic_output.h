@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/float_raster_file.h"
+#include "io/exif.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
 
@@ -31,9 +32,11 @@ void PrepareSyntheticOutput(const std::string& out_dir, int num_images);
 // Files are written atomically. Throws InputError if out_dir cannot be written or
 // out_dir/images already holds images this scene would not overwrite (e.g. a longer
 // earlier scene), so stale views never mix with new ones.
+// `exif` (when given) gives each view's EXIF (GPS, say), written into its JPEG.
 void WriteSyntheticViews(const std::vector<StrechaCamera>& cameras,
                          const std::function<Image(int)>& render,
                          const std::function<FloatRaster(int)>& render_depth, int jpeg_quality,
-                         const std::string& out_dir);
+                         const std::string& out_dir,
+                         const std::function<ExifData(int)>& exif = nullptr);
 
 }  // namespace proj

@@ -363,9 +363,27 @@ void WriteSyntheticStreet(const SyntheticStreetOptions& options, const std::stri
   PROJ_LOG(kInfo, "synthetic street: " << world.boxes().size() << " buildings and cars, "
                                        << world.textures().size() << " textures, built in "
                                        << timer.ElapsedSeconds() << " s");
+  std::vector<ExifData> exif;
+  if (options.write_gps) {
+    const LocalEnuConverter enu(options.gps_origin);
+    synthetic::Rng rng(options.seed * 7919 + 13);
+    for (const StrechaCamera& camera : cameras) {
+      const Eigen::Vector3d measured = camera.C + Eigen::Vector3d(options.gps_horizontal_std_m * rng.Gaussian(),
+                                                                  options.gps_horizontal_std_m * rng.Gaussian(),
+                                                                  options.gps_vertical_std_m * rng.Gaussian());
+      const Wgs84Position wgs84 = enu.Wgs84FromEnu(measured);
+      ExifData frame;
+      frame.make = "Synthetic";
+      frame.model = "Dashboard camera";
+      frame.gps = GpsPosition{wgs84.latitude_deg, wgs84.longitude_deg, wgs84.altitude_m, std::nullopt, std::nullopt,
+                              GpsAltitudeReference::kEllipsoid};
+      exif.push_back(frame);
+    }
+  }
   WriteSyntheticViews(
       cameras, [&](int i) { return RenderStreetView(world, cameras[i], options); },
-      [&](int i) { return RenderStreetDepth(world, cameras[i], options); }, options.jpeg_quality, out_dir);
+      [&](int i) { return RenderStreetDepth(world, cameras[i], options); }, options.jpeg_quality, out_dir,
+      exif.empty() ? std::function<ExifData(int)>() : [&](int i) { return exif[i]; });
 }
 
 }  // namespace proj

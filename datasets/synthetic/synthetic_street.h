@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "datasets/synthetic/synthetic_world.h"
+#include "geometry/geodesy/local_enu_frame.h"
 #include "io/float_raster_file.h"
 #include "io/image.h"
 #include "io/strecha_camera.h"
@@ -40,6 +41,12 @@ struct SyntheticStreetOptions {
   int supersampling = 2;         // as SyntheticSceneOptions
   int jpeg_quality = 95;
   int num_threads = 0;           // <= 0: all hardware threads
+  // GPS in each frame's EXIF (a car's receiver): the true centre plus white noise, the world
+  // taken as East-North-Up metres at gps_origin, heights ellipsoidal. Off: no EXIF at all.
+  bool write_gps = false;
+  EnuFrame gps_origin{46.8428, -92.0016, 190.0};
+  double gps_horizontal_std_m = 1.5;
+  double gps_vertical_std_m = 3.0;
 
   // Throws InputError naming the offending field.
   void Check() const;

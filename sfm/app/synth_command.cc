@@ -84,6 +84,9 @@ CommandRunner AddSynthCommand(CLI::App& app) {
   app.add_flag("--loop", street->loop,
                "--street: drive around a block (four left turns) back to the start instead of the "
                "L, for loop closure");
+  app.add_flag("--street-gps", street->write_gps,
+               "--street: GPS in each frame's EXIF, the true position plus noise (1.5 m horizontal, 3 m "
+               "vertical)");
   app.add_option("--step-m", street->step_m, "--street: distance driven between frames, metres")
       ->capture_default_str();
   auto* object_flag = app.add_flag(
