@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <array>
 
 #include <Eigen/SVD>
 
 #include "core/check.h"
 #include "core/statistics.h"
+#include "geometry/ransac/ransac.h"
 
 namespace proj {
 
@@ -39,6 +40,40 @@ double AngleDeg(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
   return std::atan2(a.cross(b).norm(), a.dot(b)) * kDegrees;
 }
 
+// A baseline direction in the rotations' frame and the same pair's in the priors' frame.
+struct DirectionPair {
+  Eigen::Vector3d model;
+  Eigen::Vector3d prior;
+};
+
+// The turn between the two frames for Ransac (geometry/ransac/ransac.h): from two pairs, and
+// refitted on many (Kabsch); the error is the squared chord between the turned and the prior
+// direction.
+struct TurnEstimator {
+  using Datum = DirectionPair;
+  using Model = Eigen::Matrix3d;
+  static constexpr int kSampleSize = 2;
+
+  void Fit(const std::array<Datum, kSampleSize>& sample, std::vector<Model>* models) const {
+    if (auto turn = TurnBetween({sample[0].model, sample[1].model}, {sample[0].prior, sample[1].prior})) {
+      models->push_back(*turn);
+    }
+  }
+  double SquaredError(const Datum& datum, const Model& turn) const {
+    return (turn * datum.model - datum.prior).squaredNorm();
+  }
+  bool Refit(const std::vector<Datum>& inliers, const Model& /*initial*/, Model* refined) const {
+    std::vector<Eigen::Vector3d> from, to;
+    for (const Datum& datum : inliers) {
+      from.push_back(datum.model);
+      to.push_back(datum.prior);
+    }
+    const std::optional<Eigen::Matrix3d> turn = TurnBetween(from, to);
+    if (turn) *refined = *turn;
+    return turn.has_value();
+  }
+};
+
 }  // namespace
 
 std::optional<PriorStart> StartFromPriors(const PriorStartOptions& options, const std::vector<VerifiedPair>& pairs,
@@ -46,7 +81,7 @@ std::optional<PriorStart> StartFromPriors(const PriorStartOptions& options, cons
                                           const std::vector<char>& in_model,
                                           const std::map<int, PositionPrior>& priors) {
   options.Check();
-  std::vector<Eigen::Vector3d> model_directions, prior_directions;
+  std::vector<DirectionPair> directions;
   for (const VerifiedPair& pair : pairs) {
     const int a = pair.pair.image1, b = pair.pair.image2;
     if (!in_model[a] || !in_model[b] || !pair.geometry.has_relative_pose) continue;
@@ -59,59 +94,37 @@ std::optional<PriorStart> StartFromPriors(const PriorStartOptions& options, cons
       continue;
     }
     // Camera a's centre seen from b is cam2_from_cam1's translation: c_a - c_b in b's frame.
-    model_directions.push_back((rotations[b].conjugate() * t).normalized());
-    prior_directions.push_back(baseline.normalized());
+    directions.push_back({(rotations[b].conjugate() * t).normalized(), baseline.normalized()});
   }
-  if (static_cast<int>(model_directions.size()) < options.min_pairs) return std::nullopt;
+  if (static_cast<int>(directions.size()) < options.min_pairs) return std::nullopt;
   // RANSAC over pairs of pairs: on a nadir survey of flat ground most relative translations are
   // wrong (the essential matrix of a plane; 200-image flight: 277 of 492 pairs 68-77 degrees
-  // off, the rest within 3.5), so the turn is the one most directions agree with, then refitted
-  // on those.
-  const double max_error_rad = options.max_direction_error_deg / kDegrees;
-  const double min_cosine = std::cos(max_error_rad);
-  std::mt19937_64 rng(options.seed);
-  std::uniform_int_distribution<size_t> pick(0, model_directions.size() - 1);
-  std::vector<char> best_inliers;
-  int best_count = 0;
-  for (int iteration = 0; iteration < options.ransac_iterations; ++iteration) {
-    const size_t i = pick(rng), j = pick(rng);
-    if (i == j) continue;
-    const std::optional<Eigen::Matrix3d> turn =
-        TurnBetween({model_directions[i], model_directions[j]}, {prior_directions[i], prior_directions[j]});
-    if (!turn) continue;
-    std::vector<char> inliers(model_directions.size(), 0);
-    int count = 0;
-    for (size_t k = 0; k < model_directions.size(); ++k) {
-      inliers[k] = (*turn * model_directions[k]).dot(prior_directions[k]) >= min_cosine;
-      count += inliers[k];
-    }
-    if (count > best_count) {
-      best_count = count;
-      best_inliers = std::move(inliers);
-    }
-  }
-  if (best_count < options.min_pairs) return std::nullopt;
-  std::vector<Eigen::Vector3d> kept_model, kept_prior;
-  for (size_t k = 0; k < model_directions.size(); ++k) {
-    if (!best_inliers[k]) continue;
-    kept_model.push_back(model_directions[k]);
-    kept_prior.push_back(prior_directions[k]);
-  }
-  const std::optional<Eigen::Matrix3d> turn = TurnBetween(kept_model, kept_prior);
-  if (!turn) return std::nullopt;
+  // off, the rest within 3.5), so the turn is the one most directions agree with, refitted on
+  // those.
+  RansacOptions ransac;
+  ransac.max_error = 2 * std::sin(0.5 * options.max_direction_error_deg / kDegrees);  // the chord
+  ransac.max_iterations = options.ransac_iterations;
+  ransac.min_iterations = std::min(ransac.min_iterations, options.ransac_iterations);
+  ransac.min_num_inliers = options.min_pairs;
+  ransac.seed = options.seed;
+  const RansacReport<Eigen::Matrix3d> report = Ransac(ransac, TurnEstimator(), directions);
+  if (!report.success) return std::nullopt;
+  const Eigen::Matrix3d& turn = report.model;
 
   PriorStart start;
-  start.num_pairs = static_cast<int>(kept_model.size());
-  std::vector<double> errors(kept_model.size());
-  for (size_t k = 0; k < kept_model.size(); ++k) errors[k] = AngleDeg(*turn * kept_model[k], kept_prior[k]);
+  start.num_pairs = report.num_inliers;
+  std::vector<double> errors;
+  for (size_t k = 0; k < directions.size(); ++k) {
+    if (report.inlier_mask[k]) errors.push_back(AngleDeg(turn * directions[k].model, directions[k].prior));
+  }
   start.median_error_deg = UpperMedian(std::move(errors));
-  start.priors_from_rotations = Eigen::Quaterniond(*turn);
+  start.priors_from_rotations = Eigen::Quaterniond(turn);
   Eigen::Vector3d mean = Eigen::Vector3d::Zero();
   for (const auto& [image_id, prior] : priors) mean += prior.position / priors.size();
   start.centres.assign(in_model.size(), Eigen::Vector3d::Zero());
   for (const auto& [image_id, prior] : priors) {
     if (image_id >= 0 && image_id < static_cast<int>(in_model.size())) {
-      start.centres[image_id] = turn->transpose() * (prior.position - mean);
+      start.centres[image_id] = turn.transpose() * (prior.position - mean);
     }
   }
   return start;

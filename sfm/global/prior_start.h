@@ -26,7 +26,7 @@ struct PriorStartOptions {
   double min_baseline_sigmas = 5;
   int min_pairs = 10;  // agreeing with the turn
   double max_direction_error_deg = 10;  // a pair agrees when its directions are this close
-  int ransac_iterations = 200;
+  int ransac_iterations = 200;  // at most (Ransac stops earlier once confident)
   uint64_t seed = 0;
   void Check() const;
 };

@@ -196,11 +196,8 @@ MapperSummary RunMappingPartTask(const ReconstructionOptions& options, const Sha
   LoadPositionPriors(options.georeference, database, graph.database_image_ids, &graph.scene);
   ReconstructionOptions chosen = options;  // the whole view graph's choice, as a single run makes it
   chosen.mapper_choice = ChooseMapper(options, graph.scene).global ? MapperChoice::kGlobal : MapperChoice::kIncremental;
-  std::vector<WeightedImagePair> weighted;
-  for (const PairInlierCount& count : pair_counts) {
-    if (count.num_inliers > 0) weighted.push_back({count.pair.image1, count.pair.image2, count.num_inliers});
-  }
-  const ImagePartition partition = PartitionViewGraph(options.partitioning, part.count, graph.scene, weighted);
+  const ImagePartition partition =
+      PartitionViewGraph(options.partitioning, part.count, graph.scene, WeightedPairs(pair_counts));
   PROJ_REQUIRE(part.index < static_cast<int>(partition.parts.size()),
                "part " << part.Name() << ": the view graph of " << graph.scene.images.size()
                        << " images is cut into only " << partition.parts.size() << " parts");

@@ -45,14 +45,22 @@ void PartitionedMappingOptions::Check() const {
                "--partition-shape-prior must be >= 0 or -1 (automatic) (got " << merged.shape_prior_factor << ")");
 }
 
-std::vector<WeightedImagePair> WeightedPairs(const std::vector<VerifiedPair>& pairs) {
+std::vector<WeightedImagePair> WeightedPairs(const std::vector<PairInlierCount>& counts) {
   std::vector<WeightedImagePair> weighted;
-  weighted.reserve(pairs.size());
-  for (const VerifiedPair& pair : pairs) {
-    const int inliers = static_cast<int>(pair.geometry.inlier_matches.size());
-    if (inliers > 0) weighted.push_back({pair.pair.image1, pair.pair.image2, inliers});
+  weighted.reserve(counts.size());
+  for (const PairInlierCount& count : counts) {
+    if (count.num_inliers > 0) weighted.push_back({count.pair.image1, count.pair.image2, count.num_inliers});
   }
   return weighted;
+}
+
+std::vector<WeightedImagePair> WeightedPairs(const std::vector<VerifiedPair>& pairs) {
+  std::vector<PairInlierCount> counts;
+  counts.reserve(pairs.size());
+  for (const VerifiedPair& pair : pairs) {
+    counts.push_back({pair.pair, static_cast<int>(pair.geometry.inlier_matches.size())});
+  }
+  return WeightedPairs(counts);
 }
 
 ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sfm/database/view_graph_loader.h"
 #include "sfm/mapper/incremental_mapper.h"
 #include "sfm/partition/image_partition.h"
 #include "sfm/partition/merged_model.h"
@@ -63,6 +64,7 @@ ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int 
 ImagePartition PartitionViewGraph(const PartitionedMappingOptions& options, int num_parts, const Scene& scene,
                                   const std::vector<WeightedImagePair>& weighted);
 std::vector<WeightedImagePair> WeightedPairs(const std::vector<VerifiedPair>& pairs);
+std::vector<WeightedImagePair> WeightedPairs(const std::vector<PairInlierCount>& counts);
 
 // One part mapped alone: the sub view graph of `image_ids`, its own tracks, the run's mapper
 // and the alignment to the part's GPS (MapAndGeoreference), with `num_threads` threads. The
