@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
 namespace proj::testing {
 namespace fs = std::filesystem;
 
@@ -22,7 +24,15 @@ std::string SharedDatasetPath(const std::string& relative) {
 std::string MakeTempDir(const std::string& name) {
   const char* env = std::getenv("PROJ_TEST_TMP");
   const fs::path root = env ? fs::path(env) : fs::path(PROJ_BINARY_DIR) / "test_tmp";
-  const fs::path dir = root / name;
+  // CTest runs each test as its own process, in parallel: tests of one suite asking for the same
+  // name must not share (and wipe) one folder, so the folder is the test's own.
+  fs::path dir = root / name;
+  if (const auto* test = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    std::string test_name = std::string(test->test_suite_name()) + "." + test->name();
+    for (char& c : test_name)
+      if (c == '/') c = '_';
+    dir /= test_name;
+  }
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

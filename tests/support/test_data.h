@@ -10,7 +10,8 @@ namespace proj::testing {
 std::string SharedDatasetsDir();
 // SharedDatasetsDir()/relative if it exists, else "" (callers GTEST_SKIP with a message).
 std::string SharedDatasetPath(const std::string& relative);
-// A fresh, empty folder for this test under the build tree (or $PROJ_TEST_TMP).
+// A fresh, empty folder for this test under the build tree (or $PROJ_TEST_TMP): name/Suite.Test
+// inside a test, so tests running in parallel never share one; name alone outside tests.
 std::string MakeTempDir(const std::string& name);
 // The whole file as text ("" when it cannot be read).
 std::string ReadTextFile(const std::string& path);
