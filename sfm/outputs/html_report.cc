@@ -227,6 +227,10 @@ void WriteQualitySection(const ReconstructionResult& result, std::ostream& out) 
     for (size_t i = 0; i < quality.worst_images.size(); ++i) out << (i ? ", " : " ") << Escape(quality.worst_images[i]);
     out << ".</p>\n";
   }
+  if (quality.pairs.checked) {
+    out << "<p>Image pairs: the model contradicts " << quality.pairs.num_contradicted_pairs << " of its "
+        << quality.pairs.num_strong_pairs << " strongest pairs.</p>\n";
+  }
   if (quality.gps.checked) {
     out << "<p>GPS: the cameras lie a median " << Fixed(quality.gps.median_m, 2) << " m from their "
         << quality.gps.num_fixes << " fixes (all of them; limit " << Fixed(quality.gps.limit_m, 2) << " m).</p>\n";

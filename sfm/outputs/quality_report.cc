@@ -29,6 +29,10 @@ void WriteQualityObject(const ReconstructionResult& result, const std::string& i
       << ", \"expected_error_m\": " << gps.expected_error_m << ", \"limit_m\": " << gps.limit_m
       << ", \"aligned\": " << (gps.aligned ? "true" : "false") << ", \"refusal\": " << JsonString(gps.refusal)
       << "},\n";
+  const PairAgreement& pairs = quality.pairs;
+  out << in << "\"pairs\": {\"checked\": " << (pairs.checked ? "true" : "false")
+      << ", \"strong_pairs\": " << pairs.num_strong_pairs << ", \"contradicted_pairs\": " << pairs.num_contradicted_pairs
+      << ", \"worst_pairs\": " << JsonStrings(pairs.worst_pairs) << "},\n";
   const GpsDome& dome = quality.dome;
   const DomeCorrection& correction = quality.dome_correction;
   out << in << "\"dome\": {\"measured\": " << (dome.measured ? "true" : "false") << ", \"fixes\": " << dome.num_fixes

@@ -4,7 +4,9 @@
 //   rebuilt_with_gps (the model is the GPS-constrained second attempt), first_attempt_verdict
 //   (then: the first attempt's), registered_images, images, mean_reprojection_error_px,
 //   gps: {checked, fixes, outliers, median_error_m (over all fixes), expected_error_m,
-//         limit_m, aligned, refusal}
+//         limit_m, aligned, refusal},
+//   pairs: {checked, strong_pairs, contradicted_pairs, worst_pairs ["a.jpg - b.jpg (87% of 112
+//           matches off)", ...]} (sfm/scene/pair_agreement.h), dome: {...}
 #pragma once
 
 #include <ostream>

@@ -68,7 +68,7 @@ std::optional<GpsRebuild> RebuildWithGps(const ReconstructionOptions& options, c
       continue;
     }
     second.scene.position_priors = unmapped.position_priors;  // judged against the fixes as stated
-    second.quality = AssessModelQuality(options.quality, second.scene, second.mapper);
+    second.quality = AssessModelQuality(options.quality, second.scene, second.mapper, pairs);
     if (RebuildIsBetter(rebuild, second.quality, first)) {
       PROJ_LOG(kInfo, "the GPS-constrained " << second.mapper_name << " model ("
                                              << Describe(second.quality) << ") replaces the first ("

@@ -124,7 +124,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
   } else {
     summary.mapper = MapAndGeoreference(chosen, tracks, graph.pairs, &graph.scene);
   }
-  ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+  ModelQuality first = AssessModelQuality(options.quality, graph.scene, summary.mapper, graph.pairs);
   if (may_fall_back) {
     const std::string fault =
         GlobalModelFault(options.auto_mapper, summary.mapper, first, NumLinkedImages(graph));
@@ -137,7 +137,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
       summary.mapper_reason += "; the global model failed its check: " + fault;
       graph.scene = *unmapped;
       summary.mapper = MapAndGeoreference(chosen, tracks, graph.pairs, &graph.scene);
-      first = AssessModelQuality(options.quality, graph.scene, summary.mapper);
+      first = AssessModelQuality(options.quality, graph.scene, summary.mapper, graph.pairs);
       summary.times.Add("mapping.auto_fallback", fallback_timer.ElapsedSeconds());
     }
   }
@@ -171,7 +171,7 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
     ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }
-  if (summary.mapper.success) summary.quality = AssessModelQuality(options.quality, summary.scene, summary.mapper);
+  if (summary.mapper.success) summary.quality = AssessModelQuality(options.quality, summary.scene, summary.mapper, graph.pairs);
   summary.times.Add("mapping", timer.ElapsedSeconds());
   for (const auto& [step, seconds] : summary.mapper.times.Entries()) {
     summary.times.Add("mapping." + step, seconds);

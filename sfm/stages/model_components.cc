@@ -62,7 +62,7 @@ OtherComponents MapOtherComponents(const ReconstructionOptions& options, const S
       for (int image : group) taken[image] = 1;
       continue;
     }
-    model.quality = AssessModelQuality(options.quality, sub.scene, model.mapper);
+    model.quality = AssessModelQuality(options.quality, sub.scene, model.mapper, sub.pairs);
     if (may_rebuild && !model.quality.gps.Consistent()) {
       std::optional<GpsRebuild> rebuilt = RebuildWithGps(options, tracks, sub.pairs, *unmapped, model.quality);
       if (rebuilt) {

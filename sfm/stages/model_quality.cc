@@ -17,6 +17,7 @@ void ModelQualityOptions::Check() const {
                "ModelQualityOptions.gps_max_outlier_share must be in [0, 1]");
   PROJ_REQUIRE(num_worst_images >= 0, "ModelQualityOptions.num_worst_images must be >= 0");
   PROJ_REQUIRE(dome_max_significance > 0, "ModelQualityOptions.dome_max_significance must be > 0");
+  pairs.Check();
 }
 
 const char* QualityVerdictName(QualityVerdict verdict) {
@@ -83,11 +84,23 @@ std::string JoinReasons(const std::vector<std::string>& reasons) {
 }
 
 ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene& scene,
-                                const MapperSummary& summary) {
+                                const MapperSummary& summary, const std::vector<VerifiedPair>& pairs) {
   ModelQuality quality;
   quality.num_images = static_cast<int>(scene.images.size());
   quality.num_registered = scene.NumRegisteredImages();
   quality.mean_reprojection_error_px = MeanReprojectionErrorPx(scene);
+  quality.pairs = MeasurePairAgreement(options.pairs, scene, pairs);
+  if (!quality.pairs.Consistent()) {
+    std::ostringstream reason;
+    reason << "the model contradicts " << quality.pairs.num_contradicted_pairs << " of its "
+           << quality.pairs.num_strong_pairs
+           << " strongest image pairs (most of their matches off its epipolar geometry), e.g.";
+    for (size_t i = 0; i < quality.pairs.worst_pairs.size(); ++i) {
+      reason << (i ? ", " : " ") << quality.pairs.worst_pairs[i];
+    }
+    reason << ": parts of it are misplaced against the rest";
+    Downgrade(QualityVerdict::kSuspect, reason.str(), &quality);
+  }
   quality.gps = MeasureGpsAgreement(options, scene, summary);
   const GpsAgreement& gps = quality.gps;
   if (!gps.checked) return quality;

@@ -1,6 +1,7 @@
 // The self-check of a built model against the evidence it has: a model that disagrees with
 // its GPS fixes is wrong, whatever its reprojection error (a folded or rolled model keeps a few
-// fixes as "inliers" and drops the rest as outliers). The verdict goes into report.json
+// fixes as "inliers" and drops the rest as outliers); so is one that contradicts its strongest
+// image pairs (sfm/scene/pair_agreement.h), with or without GPS. The verdict goes into report.json
 // ("quality") and the report page, and a model that is not "good" makes the program exit
 // with kExitSuspectModel (sfm/app/commands.h) unless the user accepts it.
 #pragma once
@@ -10,7 +11,9 @@
 
 #include "sfm/mapper/gps_dome.h"
 #include "sfm/mapper/incremental_mapper.h"
+#include "sfm/scene/pair_agreement.h"
 #include "sfm/scene/scene.h"
+#include "sfm/scene/view_graph.h"
 
 namespace proj {
 
@@ -30,6 +33,7 @@ struct ModelQualityOptions {
   // errors are not independent on a real flight (an altitude drift), and a bend within one
   // fix's error is not worth a warning.
   double dome_max_significance = 4;  // > 0
+  PairAgreementOptions pairs;
   void Check() const;  // throws InputError naming the field
 };
 
@@ -62,6 +66,7 @@ struct ModelQuality {
   QualityVerdict verdict = QualityVerdict::kGood;
   std::vector<std::string> reasons;  // one sentence per failed check; empty when good
   GpsAgreement gps;
+  PairAgreement pairs;
   std::vector<std::string> worst_images;  // "name (D m)", farthest from their fixes first
   GpsDome dome;                            // of the final model against its inlier fixes
   DomeCorrection dome_correction;          // what the mapper did about it (summary.dome)
@@ -73,8 +78,9 @@ struct ModelQuality {
 // The reasons of a verdict in one line, "; " between them.
 std::string JoinReasons(const std::vector<std::string>& reasons);
 
-// The verdict on a built model (summary.success). Without GPS the checks pass.
+// The verdict on a built model (summary.success) from the verified `pairs` of its view graph
+// and its GPS fixes (without GPS those checks pass).
 ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene& scene,
-                                const MapperSummary& summary);
+                                const MapperSummary& summary, const std::vector<VerifiedPair>& pairs);
 
 }  // namespace proj

@@ -34,8 +34,10 @@ std::string WriteSmallStreet(const std::string& name, bool with_gps = false) {
 // not (0.12 degrees, 1.1 cm). A wrong start or focal length gives degrees and decimetres: before
 // the view graph calibration of the focal length (no EXIF here), sequential matching ended in a
 // wrong minimum (29 degrees, 1.5 m).
-PoseEvaluation Reconstruct(const std::string& dir, ReconstructionOptions options) {
+PoseEvaluation Reconstruct(const std::string& dir, ReconstructionOptions options,
+                           QualityVerdict* verdict = nullptr) {
   const ReconstructionResult result = BuildReconstruction(options, dir + "/images", dir + "/database.db");
+  if (verdict) *verdict = result.quality.verdict;
   EXPECT_TRUE(result.mapper.success) << result.mapper.failure_reason;
   const PoseEvaluation evaluation = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");
   std::printf("%s: %d registered, max rotation error %.3f deg, median position error %.3f m\n",
@@ -81,20 +83,26 @@ TEST(StreetSequence, WholeStreetRightWithTheGlobalMapper) {
   options.run.device = ComputeDevice::kCpu;
   options.pair_selection.mode = PairSelection::kSequential;
   options.mapper_choice = MapperChoice::kGlobal;
-  const PoseEvaluation checked = Reconstruct(dir, options);
+  QualityVerdict verdict = QualityVerdict::kFailed;
+  const PoseEvaluation checked = Reconstruct(dir, options, &verdict);
   EXPECT_EQ(checked.num_registered, 56);
   EXPECT_LT(checked.max_rotation_error_deg, 0.25);
   EXPECT_LT(checked.median_position_error, 0.03);  // incremental: 0.019
-  // Control: without the check the same database gives a wrong model (4.4 m).
+  EXPECT_EQ(verdict, QualityVerdict::kGood);
+  // Control: without the check the same database gives a wrong model (4.4 m), which
+  // contradicts the pairs across its seam (sfm/scene/pair_agreement.h).
   options.global_mapper.scale_check.max_depth_ratio = 1e9;
-  const PoseEvaluation unchecked = Reconstruct(dir, options);
+  const PoseEvaluation unchecked = Reconstruct(dir, options, &verdict);
   EXPECT_GT(unchecked.median_position_error, 0.5);
+  EXPECT_NE(verdict, QualityVerdict::kGood);
 }
 
 // A model vision alone folds: the global mapper shrinks the 34-frame street's stretch after the
-// turn to a point (3 m wrong; the scale check does not see the gradual shrink). With GPS in the
-// frames (1.5 m / 3 m noise) the run must not end in a wrong model that it calls good: either
-// the model agrees with the fixes (the truth within 2x their noise) or its verdict says not.
+// turn to a point (3 m wrong; the scale check does not see the gradual shrink). Without GPS the
+// model contradicts the pairs across the shrunk seam (sfm/scene/pair_agreement.h): not good.
+// With GPS in the frames (1.5 m / 3 m noise) the run must not end in a wrong model that it
+// calls good either: the model agrees with the fixes (the truth within 2x their noise) or its
+// verdict says not.
 TEST(StreetSequence, ShortStreetFoldedByVisionIsNeverAGoodModelWithGps) {
   const std::string dir = WriteSmallStreet("street_global_gps", true);
   ReconstructionOptions options;
@@ -102,8 +110,14 @@ TEST(StreetSequence, ShortStreetFoldedByVisionIsNeverAGoodModelWithGps) {
   options.pair_selection.mode = PairSelection::kSequential;
   options.mapper_choice = MapperChoice::kGlobal;
   options.georeference.enabled = false;  // vision alone: the fold
-  const PoseEvaluation vision = Reconstruct(dir, options);
+  const ReconstructionResult folded = BuildReconstruction(options, dir + "/images", dir + "/database.db");
+  const PoseEvaluation vision = EvaluateAgainstGroundTruth(folded.scene, dir + "/gt_dense_cameras");
+  std::printf("vision alone: median position error %.3f m, verdict %s, %d of %d strong pairs contradicted\n",
+              vision.median_position_error, QualityVerdictName(folded.quality.verdict),
+              folded.quality.pairs.num_contradicted_pairs, folded.quality.pairs.num_strong_pairs);
   EXPECT_GT(vision.median_position_error, 0.5);
+  EXPECT_NE(folded.quality.verdict, QualityVerdict::kGood);
+  EXPECT_FALSE(folded.quality.pairs.Consistent());
   options.georeference.enabled = true;
   const ReconstructionResult result = BuildReconstruction(options, dir + "/images", dir + "/database.db");
   const PoseEvaluation with_gps = EvaluateAgainstGroundTruth(result.scene, dir + "/gt_dense_cameras");

@@ -2,6 +2,7 @@ proj_add_test(sfm_mapper_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/track_builder_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/scene_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/pair_agreement_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/ba/synthetic_scene.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/mapper_test_scene.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/track_visibility_test.cc

@@ -31,6 +31,10 @@ ReconstructionResult FailedResult() {
   quality.gps.num_outliers = 19;
   quality.gps.median_m = 29;
   quality.gps.limit_m = 21.2;
+  quality.pairs.checked = true;
+  quality.pairs.num_strong_pairs = 256;
+  quality.pairs.num_contradicted_pairs = 14;
+  quality.pairs.worst_pairs = {"0017.jpg - 0022.jpg (67% of 419 matches off)"};
   result.rebuilt_with_gps = true;
   result.first_attempt = quality;
   return result;
@@ -48,6 +52,10 @@ TEST(QualityReport, FailedModelIsMarkedInReportJsonThePageAndTheSummary) {
   EXPECT_NE(report.find("\"rebuilt_with_gps\": true"), std::string::npos);
   EXPECT_NE(report.find("\"first_attempt_verdict\": \"failed\""), std::string::npos);
   EXPECT_NE(report.find("\"fixes\": 23, \"outliers\": 19, \"median_error_m\": 29"), std::string::npos) << report;
+  EXPECT_NE(report.find("\"pairs\": {\"checked\": true, \"strong_pairs\": 256, \"contradicted_pairs\": 14, "
+                        "\"worst_pairs\": [\"0017.jpg - 0022.jpg (67% of 419 matches off)\"]}"),
+            std::string::npos)
+      << report;
 
   WriteHtmlReport(result, {}, dir + "/report.html", HtmlReportOptions());
   const std::string page = testing::ReadTextFile(dir + "/report.html");
@@ -56,6 +64,7 @@ TEST(QualityReport, FailedModelIsMarkedInReportJsonThePageAndTheSummary) {
   EXPECT_LT(verdict, page.find("<h2>Summary</h2>"));  // ahead of the counts
   EXPECT_NE(page.find("<li>the cameras lie a median 29 m from their 23 GPS fixes &lt;far&gt;</li>"), std::string::npos);
   EXPECT_NE(page.find("DSC_0017.JPG (289 m)"), std::string::npos);
+  EXPECT_NE(page.find("the model contradicts 14 of its 256 strongest pairs"), std::string::npos);
 
   const std::string line = QualitySummaryLine(result);
   EXPECT_EQ(line.rfind("model quality: failed: the cameras lie", 0), 0u) << line;

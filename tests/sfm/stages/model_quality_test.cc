@@ -59,7 +59,7 @@ ModelQuality Assess(Scene* scene) {
   MapperSummary summary;
   summary.success = true;
   GeoreferenceModel(PriorAlignmentOptions(), 7, scene, &summary);
-  return AssessModelQuality(ModelQualityOptions(), *scene, summary);
+  return AssessModelQuality(ModelQualityOptions(), *scene, summary, {});
 }
 
 // Whether every name is of an image of lines first..last.
