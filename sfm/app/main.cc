@@ -17,9 +17,9 @@ int main(int argc, char** argv) {
       "sfm: GPU-accelerated Structure-from-Motion. Turns a folder of photos into camera poses\n"
       "and a coloured sparse point cloud (PLY, COLMAP text and binary model).\n\n"
       "Exit codes: 0 model written, 1 no model could be built, 2 bad usage or no usable input,\n"
-      "3 a model was written but failed its quality checks (it disagrees with its GPS: see\n"
-      "report.json \"quality\"; --accept-suspect-model to accept it), 130 interrupted (Ctrl-C;\n"
-      "run the same command again to resume)."};
+      "3 a model was written but failed its quality checks (it disagrees with its GPS or its\n"
+      "image pairs: see report.json \"quality\"; --accept-suspect-model to accept it), 130\n"
+      "interrupted (Ctrl-C; run the same command again to resume)."};
   app.require_subcommand(1);
   app.formatter(proj::app::MakeHelpFormatter());  // before the sub-commands: they copy it
   // PROJ_VERSION is CMake's project(VERSION), defined for this target in CMakeLists.txt.

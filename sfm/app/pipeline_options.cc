@@ -304,7 +304,8 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
                "more with the GPS as a constraint from the start");
   app.add_flag("--accept-suspect-model", args->accept_suspect_model,
                "Exit 0 with a model that failed its quality checks (most GPS fixes far from their "
-               "cameras, a degenerate georeference, many fixes rejected; report.json \"quality\"), "
+               "cameras, a degenerate georeference, many fixes rejected, strong image pairs contradicted; "
+               "report.json \"quality\"), "
                "instead of exit code 3");
   GroundControlOptions& gcp = args->options.ground_control;
   app.add_option("--gcp", gcp.gcp_path,

@@ -19,6 +19,9 @@ PipelineOutcome OutcomeOfRun(ReconstructionResult result, const std::string& out
       outcome.failure = std::string("the model failed its quality checks (") +
                         QualityVerdictName(result.quality.verdict) + "; report.json \"quality\"): it is written to '" +
                         out_dir + "' for inspection, but do not use it as it is (--accept-suspect-model to accept it)";
+      if (result.mapper_name == "global" && !result.quality.pairs.Consistent()) {
+        outcome.failure += "; the incremental mapper (--mapper incremental) may map these images right";
+      }
       PROJ_LOG(kError, outcome.failure);
     }
   } else {
