@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <sstream>
 
 #include "core/check.h"
@@ -22,7 +21,8 @@ double DisagreeingShare(const Scene& scene, const VerifiedPair& pair, double lim
   const Rigid3d cam2_from_cam1 = image2.cam_from_world * image1.cam_from_world.Inverse();
   const Eigen::Matrix3d rotation = cam2_from_cam1.rotation.toRotationMatrix();
   const double baseline = cam2_from_cam1.translation.norm();
-  const double scale = std::max({1.0, image1.cam_from_world.translation.norm(), image2.cam_from_world.translation.norm()});
+  const double scale =
+      std::max({1.0, image1.cam_from_world.translation.norm(), image2.cam_from_world.translation.norm()});
   // Sampson distances in normalized coordinates scale to pixels by the focal length.
   const double limit = limit_px / std::sqrt(camera1.MeanFocal() * camera2.MeanFocal());
   const double limit_squared = limit * limit;

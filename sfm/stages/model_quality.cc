@@ -94,9 +94,9 @@ ModelQuality AssessModelQuality(const ModelQualityOptions& options, const Scene&
     std::ostringstream reason;
     reason << "the model contradicts " << quality.pairs.num_contradicted_pairs << " of its "
            << quality.pairs.num_strong_pairs
-           << " strongest image pairs (most of their matches off its epipolar geometry), e.g.";
+           << " strongest image pairs (most of their matches off its epipolar geometry)";
     for (size_t i = 0; i < quality.pairs.worst_pairs.size(); ++i) {
-      reason << (i ? ", " : " ") << quality.pairs.worst_pairs[i];
+      reason << (i ? ", " : ", e.g. ") << quality.pairs.worst_pairs[i];
     }
     reason << ": parts of it are misplaced against the rest";
     Downgrade(QualityVerdict::kSuspect, reason.str(), &quality);
