@@ -1,7 +1,9 @@
 #include "sfm/database/view_graph_loader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 
 #include "core/check.h"
 
@@ -80,6 +82,15 @@ std::map<int, int> IndexOfImage(const ViewGraph& graph) {
   return index_of_image;
 }
 
+// The scene indices of a pair's images, when both are in `index_of_image`. Images are in
+// increasing id, so image1 < image2 as the geometry (smaller id first).
+std::optional<ImagePair> PairIndices(const std::map<int, int>& index_of_image, int64_t pair_id) {
+  const auto [id1, id2] = ImageIdsFromPairId(pair_id);
+  auto index1 = index_of_image.find(id1), index2 = index_of_image.find(id2);
+  if (index1 == index_of_image.end() || index2 == index_of_image.end()) return std::nullopt;
+  return ImagePair{index1->second, index2->second};
+}
+
 }  // namespace
 
 ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& image_ids) {
@@ -88,11 +99,8 @@ ViewGraph LoadViewGraph(const SceneDatabase& database, const std::vector<int>& i
   const std::map<int, int> index_of_image = IndexOfImage(graph);
   for (auto& [pair_id, geometry] : database.ReadTwoViewGeometries()) {
     if (geometry.configuration == TwoViewConfiguration::kDegenerate) continue;
-    const auto [id1, id2] = ImageIdsFromPairId(pair_id);
-    auto index1 = index_of_image.find(id1), index2 = index_of_image.find(id2);
-    if (index1 == index_of_image.end() || index2 == index_of_image.end()) continue;
-    // Images are in increasing id, so index1 < index2 as the geometry (smaller id first).
-    AddPair(database, index1->second, index2->second, std::move(geometry), &graph);
+    const std::optional<ImagePair> pair = PairIndices(index_of_image, pair_id);
+    if (pair) AddPair(database, pair->image1, pair->image2, std::move(geometry), &graph);
   }
   return graph;
 }
@@ -103,10 +111,8 @@ ViewGraph LoadViewGraphOutline(const SceneDatabase& database, std::vector<PairIn
   pair_counts->clear();
   for (const SceneDatabase::VerifiedPairSize& size : database.ReadVerifiedPairSizes()) {
     if (size.configuration == TwoViewConfiguration::kDegenerate) continue;
-    const auto [id1, id2] = ImageIdsFromPairId(size.pair_id);
-    auto index1 = index_of_image.find(id1), index2 = index_of_image.find(id2);
-    if (index1 == index_of_image.end() || index2 == index_of_image.end()) continue;
-    pair_counts->push_back({{index1->second, index2->second}, size.num_inliers});
+    const std::optional<ImagePair> pair = PairIndices(index_of_image, size.pair_id);
+    if (pair) pair_counts->push_back({*pair, size.num_inliers});
   }
   return graph;
 }

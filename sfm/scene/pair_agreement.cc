@@ -62,8 +62,6 @@ void PairAgreementOptions::Check() const {
 PairAgreement MeasurePairAgreement(const PairAgreementOptions& options, const Scene& scene,
                                    const std::vector<VerifiedPair>& pairs) {
   PairAgreement agreement;
-  agreement.max_contradicted_share = options.max_contradicted_share;
-  agreement.min_contradicted_pairs = options.min_contradicted_pairs;
   // Each image's best pair, over all its pairs (registered or not: a pair is weak against
   // what the image shares with any other).
   std::vector<size_t> best(scene.images.size(), 0);
@@ -92,6 +90,8 @@ PairAgreement MeasurePairAgreement(const PairAgreementOptions& options, const Sc
     if (shares[i] > options.max_disagreeing_share) contradicted.push_back(static_cast<int>(i));
   }
   agreement.num_contradicted_pairs = static_cast<int>(contradicted.size());
+  agreement.within_limits = agreement.num_contradicted_pairs < options.min_contradicted_pairs ||
+                            agreement.num_contradicted_pairs <= options.max_contradicted_share * strong.size();
   std::sort(contradicted.begin(), contradicted.end(), [&](int a, int b) {
     return shares[a] != shares[b] ? shares[a] > shares[b] : a < b;
   });

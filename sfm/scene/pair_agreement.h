@@ -38,14 +38,10 @@ struct PairAgreement {
   bool checked = false;  // some strong pair had both images registered
   int num_strong_pairs = 0;
   int num_contradicted_pairs = 0;
-  double max_contradicted_share = 0;  // the option, for the verdict's sentence
-  int min_contradicted_pairs = 0;
+  bool within_limits = true;  // the contradicted pairs within the options' limits
   // "a.jpg - b.jpg (87% of 112 matches off)", the largest share first.
   std::vector<std::string> worst_pairs;
-  bool Consistent() const {
-    return !checked || num_contradicted_pairs < min_contradicted_pairs ||
-           num_contradicted_pairs <= max_contradicted_share * num_strong_pairs;
-  }
+  bool Consistent() const { return !checked || within_limits; }
 };
 
 // The share of each pair's inlier matches farther than max_epipolar_error_px from the model's
