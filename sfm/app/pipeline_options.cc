@@ -243,12 +243,10 @@ void AddMapperOptions(CLI::App& app, PipelineArgs* args) {
       ->capture_default_str();
   app.add_option("--partition-shape-prior", parts.merged.shape_prior_factor,
                  "Partitioned mapping: the merged cameras' centres held through the completion within this "
-                 "multiple of the merge's disagreement, e.g. 3 (0: not held; -1: automatic, 3 when no "
-                 "camera has distortion terms, i.e. --camera-model PINHOLE for undistorted or calibrated "
-                 "photos, else 0). More accurate for cameras without lens distortion (a 200-image flight "
-                 "in 4 parts: 19 mm against 52 mm; PINHOLE 22.6 against 24.8 mm, one run 21.2), but not at "
-                 "1,000 images (PINHOLE 28.5 against 25.0 mm, one run 21.8) and less with distortion "
-                 "(k1 = -0.05: 3.4 m against 1.6 m): bench/RESULTS-mapping.md")
+                 "multiple of the merge's disagreement, e.g. 3 (0: not held, the default). Completed "
+                 "freely the merged model is the more accurate (a 200-image flight in 4 parts, PINHOLE: "
+                 "16.7 mm against 24.8 mm held; one run 21.2 mm), and more so with lens distortion, which "
+                 "the parts hold at zero (k1 = -0.05: 1.6 m against 3.4 m held): bench/RESULTS-mapping.md")
       ->capture_default_str();
   app.add_option("--num-parts", parts.num_parts,
                  "Partitioned mapping in exactly this many parts, whatever the size (0: from "

@@ -248,7 +248,7 @@ int IncrementalMapper::TriangulateOrExtend(int track_id, int* added) {
   const bool all_keyframes = KeyframeElements(scene_, track, &keyframe_track_);
   std::optional<Point3D> point = TriangulateTrack(scene_, all_keyframes ? track : keyframe_track_,
                                                   options_.max_reproj_error_px,
-                                                  options_.min_tri_angle_deg);
+                                                  options_.min_tri_angle_deg, options_.track_triangulation);
   if (!point) return kInvalidId;
   const int id = scene_.AddPoint(point->position, point->track);
   visibility_.SetPoint(track_id, id, track);

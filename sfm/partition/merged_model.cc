@@ -6,20 +6,13 @@
 
 namespace proj {
 
-double MergedModelOptions::ShapePriorFactor(const Scene& scene) const {
-  if (shape_prior_factor != kAutomatic) return shape_prior_factor;
-  for (const Camera& camera : scene.cameras) {
-    if (!camera.ExtraIndices().empty()) return 0;
-  }
-  return auto_shape_prior_factor;
-}
-
 MapperSummary CompleteMergedModel(const IncrementalMapperOptions& options, const MergedModelOptions& merged,
                                   double merge_center_error, const TrackSet& tracks,
                                   const std::vector<VerifiedPair>& pairs, Scene* scene) {
   const std::map<int, PositionPrior> own_priors = scene->position_priors;
-  const double sigma = merged.ShapePriorFactor(*scene) * merge_center_error;
+  const double sigma = merged.shape_prior_factor * merge_center_error;
   IncrementalMapperOptions completion = options;
+  completion.track_triangulation = TrackTriangulation::kLargestAgreeingSubset;  // whole tracks at once
   if (sigma > 0) {
     scene->position_priors.clear();
     for (size_t i = 0; i < scene->images.size(); ++i) {

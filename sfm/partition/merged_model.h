@@ -24,19 +24,14 @@ struct MergedModelOptions {
   double reproj_error_factor_step = 4;
   // The merged centres' priors have this multiple of the merge's disagreement (the median
   // over parts of their shared images' centre errors) as standard deviation; 0: not held.
-  // Without them an adjustment of the whole block settles on another of a nadir block's weakly
-  // held low-frequency shapes: a 200-image flight in 4 parts was 20 mm from the truth merged,
-  // 52 mm completed freely, 19 mm completed with priors of factor 3 (one run of the whole:
-  // 28 mm). With lens distortion the parts, which hold it at zero, are bent, and holding their
-  // shape doubles the error (k1 = -0.05: 3.4 m against 1.6 m freely). kAutomatic: held at
-  // auto_shape_prior_factor when no camera has distortion terms (PINHOLE: undistorted or
-  // calibrated photos; 200-image flight in 4 parts 22.6 mm against 24.8 freely, one run 21.2;
-  // but the 1,000-image 640x480 flight 28.5 mm against 25.0 freely, one run 21.8), else not.
-  static constexpr double kAutomatic = -1;
-  double shape_prior_factor = kAutomatic;
-  double auto_shape_prior_factor = 3;
-  // The factor for a model of `scene`'s cameras.
-  double ShapePriorFactor(const Scene& scene) const;
+  // Held, a 200-image flight in 4 parts was 19 mm from the truth against 52 mm completed freely
+  // when the merged model's tracks were triangulated by dropping their worst observations; with
+  // their largest agreeing subsets (TrackTriangulation) the free completion is the more
+  // accurate (PINHOLE 16.7 mm against 24.8 held, one run 21.2), and at 1,000 images holding
+  // hurt either way (PINHOLE 28.5 mm against 25.0); with lens distortion the parts, which hold
+  // it at zero, are bent, and holding their shape doubles the error (k1 = -0.05: 3.4 m
+  // against 1.6 m).
+  double shape_prior_factor = 0;
 };
 
 // `scene` holds the merged poses and intrinsics (registered images, no points); tracks and

@@ -40,9 +40,8 @@ void PartitionedMappingOptions::Check() const {
   PROJ_REQUIRE(parallel_parts >= 0, "--parallel-parts must be >= 0 (got " << parallel_parts << ")");
   partition.Check();
   merge.Check();
-  PROJ_REQUIRE((merged.shape_prior_factor >= 0 || merged.shape_prior_factor == MergedModelOptions::kAutomatic) &&
-                   std::isfinite(merged.shape_prior_factor),
-               "--partition-shape-prior must be >= 0 or -1 (automatic) (got " << merged.shape_prior_factor << ")");
+  PROJ_REQUIRE(merged.shape_prior_factor >= 0 && std::isfinite(merged.shape_prior_factor),
+               "--partition-shape-prior must be >= 0 (got " << merged.shape_prior_factor << ")");
 }
 
 std::vector<WeightedImagePair> WeightedPairs(const std::vector<PairInlierCount>& counts) {

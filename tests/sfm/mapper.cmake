@@ -14,6 +14,7 @@ proj_add_test(sfm_mapper_test
     ${CMAKE_CURRENT_LIST_DIR}/mapper/local_adjustment_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/initial_pair_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/scene_geometry_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/mapper/track_triangulation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/keyframes_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/mapper/dense_object_tracks_test.cc
   LIBS proj_mapper proj_datasets proj_matching)

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <random>
 
+#include "core/check.h"
+
 namespace proj::testing {
 
 Rigid3d LookAt(const Eigen::Vector3d& center, const Eigen::Vector3d& target) {
@@ -59,6 +61,16 @@ Scene MakeSyntheticScene(const SyntheticSceneOptions& options) {
     scene.AddPoint(position, track);
   }
   return scene;
+}
+
+TrackElement AddKeypointAt(Scene* scene, int image_id, const Eigen::Vector3d& x) {
+  SceneImage& image = scene->images[image_id];
+  Eigen::Vector2d uv;
+  PROJ_CHECK(scene->cameras[image.camera_id].Project(image.cam_from_world * x, &uv),
+             "AddKeypointAt: the point is behind camera " << image_id);
+  image.keypoints.push_back(uv);
+  image.point3d_ids.push_back(kInvalidId);
+  return {image_id, static_cast<int>(image.keypoints.size()) - 1};
 }
 
 }  // namespace proj::testing

@@ -26,6 +26,10 @@ struct SyntheticSceneOptions {
 // Keypoints are the exact projections, in track order of creation.
 Scene MakeSyntheticScene(const SyntheticSceneOptions& options);
 
+// A keypoint appended to image `image_id` at the exact projection of `x`, observing no point
+// (the projection must land in front of the camera).
+TrackElement AddKeypointAt(Scene* scene, int image_id, const Eigen::Vector3d& x);
+
 // cam_from_world looking from `center` at `target` (x right, y down, z forward).
 Rigid3d LookAt(const Eigen::Vector3d& center, const Eigen::Vector3d& target);
 

@@ -21,14 +21,8 @@ int AddPoint(Scene* scene, const Eigen::Vector3d& position, const std::vector<Tr
   return scene->AddPoint(position, track);
 }
 
-// A keypoint of `image_id` that observes no point (appended at the projection of `x`).
 TrackElement NewKeypoint(Scene* scene, int image_id, const Eigen::Vector3d& x) {
-  SceneImage& image = scene->images[image_id];
-  Eigen::Vector2d uv;
-  EXPECT_TRUE(scene->cameras[image.camera_id].Project(image.cam_from_world * x, &uv));
-  image.keypoints.push_back(uv);
-  image.point3d_ids.push_back(kInvalidId);
-  return {image_id, static_cast<int>(image.keypoints.size()) - 1};
+  return testing::AddKeypointAt(scene, image_id, x);
 }
 
 TEST(FilterPoints, ExactPointsStay) {

@@ -125,19 +125,13 @@ TEST(PartitionedMapping, PartCountFollowsTheOptions) {
   EXPECT_THROW(options.Check(), InputError);
 }
 
-// Automatic shape priors: held for cameras without distortion terms only (a part holds its
-// distortion at zero, so with a real lens its shape is bent).
-TEST(PartitionedMapping, ShapePriorsAutomaticForCamerasWithoutDistortion) {
-  MergedModelOptions merged;
-  Scene scene;
-  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kPinhole, 640, 480, 500));
-  EXPECT_EQ(merged.ShapePriorFactor(scene), merged.auto_shape_prior_factor);
-  scene.cameras.push_back(Camera::FromFocal(CameraModelId::kSimpleRadial, 640, 480, 500));
-  EXPECT_EQ(merged.ShapePriorFactor(scene), 0);
-  merged.shape_prior_factor = 2;  // asked for: as asked
-  EXPECT_EQ(merged.ShapePriorFactor(scene), 2);
+// Shape priors are off unless asked for, and a negative factor is refused.
+TEST(PartitionedMapping, ShapePriorsOffByDefaultAndNeverNegative) {
   PartitionedMappingOptions options;
-  options.merged.shape_prior_factor = -2;
+  EXPECT_EQ(options.merged.shape_prior_factor, 0);
+  options.merged.shape_prior_factor = 3;
+  EXPECT_NO_THROW(options.Check());
+  options.merged.shape_prior_factor = -1;
   EXPECT_THROW(options.Check(), InputError);
 }
 
