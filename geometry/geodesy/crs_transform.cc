@@ -42,6 +42,11 @@ CrsToWgs84::CrsToWgs84(const std::string& crs_text) : impl_(std::make_unique<Imp
   PJ_CONTEXT* context = impl_->context.get();
   proj_log_level(context, PJ_LOG_NONE);
   impl_->crs_text = crs_text;
+  // Without its database PROJ knows no EPSG code: say so, not that the code is unknown.
+  PROJ_REQUIRE(proj_context_get_database_path(context) != nullptr,
+               "PROJ's database (proj.db) was not found, so coordinate reference system '"
+                   << crs_text << "' cannot be read: install PROJ's data (Debian: proj-data) or set "
+                   << "PROJ_DATA to the folder holding proj.db");
   const std::string definition = CrsDefinition(crs_text);
   internal::ProjObjectPtr source(
       definition.empty() ? nullptr : proj_create(context, definition.c_str()));
@@ -50,7 +55,8 @@ CrsToWgs84::CrsToWgs84(const std::string& crs_text) : impl_(std::make_unique<Imp
                    << "' (expected e.g. EPSG:32632, a PROJ string, or WGS84 UTM 32N)");
   // WGS 84 with ellipsoidal heights; longitude first once normalised.
   internal::ProjObjectPtr target(proj_create(context, "EPSG:4979"));
-  PROJ_CHECK(target != nullptr, "PROJ's database lacks EPSG:4979 (WGS 84 3D)");
+  PROJ_REQUIRE(target != nullptr, "PROJ's database (proj.db) lacks EPSG:4979 (WGS 84 3D): install PROJ's data "
+                                  "(Debian: proj-data) or set PROJ_DATA to the folder holding proj.db");
   internal::ProjObjectPtr raw(
       proj_create_crs_to_crs_from_pj(context, source.get(), target.get(), nullptr, nullptr));
   PROJ_REQUIRE(raw != nullptr, "PROJ cannot transform coordinates of '" << crs_text << "' to WGS84");

@@ -1,5 +1,9 @@
 #include "geometry/geodesy/crs_transform.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "core/check.h"
@@ -50,6 +54,28 @@ TEST(CrsTransform, UnknownCrsIsAnInputErrorNamingIt) {
           << error.what();
     }
   }
+}
+
+// A PROJ without its data (PROJ_DATA pointing elsewhere) is named as the cause, not the CRS.
+TEST(CrsTransform, MissingProjDatabaseIsAnInputErrorSayingSo) {
+  const std::string empty = testing::TempDir() + "/no_proj_data";
+  std::filesystem::create_directories(empty);
+  const char* data = std::getenv("PROJ_DATA");
+  const char* lib = std::getenv("PROJ_LIB");
+  const std::string saved_data = data ? data : "", saved_lib = lib ? lib : "";
+  setenv("PROJ_DATA", empty.c_str(), 1);
+  setenv("PROJ_LIB", empty.c_str(), 1);
+  for (const char* crs : {"EPSG:32615", "+proj=utm +zone=15 +datum=WGS84 +units=m"}) {
+    try {
+      CrsToWgs84 converter(crs);
+      ADD_FAILURE() << "accepted '" << crs << "' without PROJ's database";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("proj.db"), std::string::npos) << error.what();
+    }
+  }
+  if (data) setenv("PROJ_DATA", saved_data.c_str(), 1); else unsetenv("PROJ_DATA");
+  if (lib) setenv("PROJ_LIB", saved_lib.c_str(), 1); else unsetenv("PROJ_LIB");
+  ExpectNear(CrsToWgs84("EPSG:4326").Convert({kPoint.longitude_deg, kPoint.latitude_deg, kPoint.altitude_m}), kPoint);
 }
 
 TEST(CrsTransform, CoordinatesOutsideTheCrsAreAnInputError) {
