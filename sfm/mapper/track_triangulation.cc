@@ -72,19 +72,32 @@ std::vector<std::pair<int, int>> SeedPairs(int n, const TrackElement& first) {
 
 // The elements that agree with the best two-view seed: for each seed pair seen at least
 // min_angle_deg apart, its point and the elements reprojecting within max_error_px of it; the
-// largest such set (the lower error sum on a tie). Empty when no seed gathers two.
+// largest such set (the lower error sum on a tie). Empty when no seed gathers two. Each
+// element's pose, ray and centre are taken once, not once per seed pair.
 std::vector<TrackElement> LargestAgreeingSubset(const Scene& scene, const std::vector<TrackElement>& elements,
                                                 double max_error_px, double min_angle_deg) {
   const int n = static_cast<int>(elements.size());
+  std::vector<Rigid3d> poses;
+  std::vector<Eigen::Vector2d> normalized;
+  std::vector<Eigen::Vector3d> centres;
+  for (const auto& e : elements) {
+    const SceneImage& image = scene.images[e.image_id];
+    poses.push_back(image.cam_from_world);
+    normalized.push_back(scene.cameras[image.camera_id].PixelToNormalized(image.keypoints[e.keypoint_index]));
+    centres.push_back(image.cam_from_world.Center());
+  }
+  std::vector<Rigid3d> seed_poses(2);
+  std::vector<Eigen::Vector2d> seed_rays(2);
   std::vector<int> best;
   double best_error_sum = 0;
   std::vector<int> agreeing;
   for (const auto& [a, b] : SeedPairs(n, elements.front())) {
-    const auto position = TriangulateElements(scene, {elements[a], elements[b]});
-    if (!position) continue;
-    const Eigen::Vector3d ca = scene.images[elements[a].image_id].cam_from_world.Center();
-    const Eigen::Vector3d cb = scene.images[elements[b].image_id].cam_from_world.Center();
-    if (TriangulationAngleDeg(ca, cb, *position) < min_angle_deg) continue;
+    seed_poses[0] = poses[a];
+    seed_poses[1] = poses[b];
+    seed_rays[0] = normalized[a];
+    seed_rays[1] = normalized[b];
+    const auto position = TriangulateObservations(seed_poses, seed_rays);
+    if (!position || TriangulationAngleDeg(centres[a], centres[b], *position) < min_angle_deg) continue;
     agreeing.clear();
     double error_sum = 0;
     for (int i = 0; i < n; ++i) {
