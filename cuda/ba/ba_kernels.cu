@@ -159,6 +159,10 @@ __global__ void PriorLinearizeKernel(BaDeviceData d) {
       }
     }
     d.segment_terms[t] = cost;
+  } else if (t < d.num_images + d.num_cameras + d.num_point_priors) {
+    const int j = t - d.num_images - d.num_cameras;
+    d.segment_terms[t] = PointPriorCost(d.points + 3 * d.point_prior_points[j],
+                                        d.point_prior_positions + 3 * j, d.point_prior_weights + 9 * j);
   }
 }
 
@@ -205,6 +209,18 @@ __global__ void PointBlocksKernel(BaDeviceData d) {
   }
   for (int k = 0; k < 3; ++k) d.gradient_p[3 * point + k] = g[k];
   for (int k = 0; k < 9; ++k) d.hessian_point[9 * point + k] = w[k];
+}
+
+// Adds each point prior's gradient and J^T J block to its (variable) point's, after
+// PointBlocksKernel. A point has at most one prior (BaProblem::Check): no two threads meet.
+__global__ void PointPriorBlocksKernel(BaDeviceData d) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= d.num_point_priors) return;
+  const int point = d.point_prior_points[j];
+  if (d.point_constant[point] != 0) return;
+  AddPointPriorNormalEquations(d.points + 3 * point, d.point_prior_positions + 3 * j,
+                               d.point_prior_weights + 9 * j, d.gradient_p + 3 * point,
+                               d.hessian_point + 9 * point);
 }
 
 __global__ void MaxAbsKernel(const double* v, int n, unsigned long long* out) {
@@ -552,8 +568,8 @@ __global__ void __launch_bounds__(kBlock) ModelChangeKernel(BaDeviceData d, cons
   FinishBlockSum(scratch, 1, d.block_partials + blockIdx.x);
 }
 
-// The priors' model decrease per image and camera, into segment_terms.
-__global__ void PriorModelChangeKernel(BaDeviceData d, const double* delta_c) {
+// The priors' model decrease per image, camera and point prior, into segment_terms.
+__global__ void PriorModelChangeKernel(BaDeviceData d, const double* delta_c, const double* delta_p) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < d.num_images) {
     d.segment_terms[t] =
@@ -574,6 +590,13 @@ __global__ void PriorModelChangeKernel(BaDeviceData d, const double* delta_c) {
       }
     }
     d.segment_terms[t] = change;
+  } else if (t < d.num_images + d.num_cameras + d.num_point_priors) {
+    const int j = t - d.num_images - d.num_cameras;
+    const int point = d.point_prior_points[j];
+    d.segment_terms[t] = d.point_constant[point] != 0
+                             ? 0.0
+                             : PointPriorModelChange(d.points + 3 * point, d.point_prior_positions + 3 * j,
+                                                     d.point_prior_weights + 9 * j, delta_p + 3 * point);
   }
 }
 
@@ -632,8 +655,9 @@ __global__ void __launch_bounds__(kBlock) CostKernel(BaDeviceData d, const doubl
   FinishBlockSum(scratch, 1, d.block_partials + blockIdx.x);
 }
 
-// Prior costs at the given parameters per image and camera, into segment_terms.
-__global__ void PriorCostKernel(BaDeviceData d, const double* poses, const double* camera_params) {
+// Prior costs at the given parameters per image, camera and point prior, into segment_terms.
+__global__ void PriorCostKernel(BaDeviceData d, const double* poses, const double* camera_params,
+                                const double* points) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < d.num_images) {
     d.segment_terms[t] = d.prior_weights != nullptr
@@ -650,13 +674,20 @@ __global__ void PriorCostKernel(BaDeviceData d, const double* poses, const doubl
       }
     }
     d.segment_terms[t] = cost;
+  } else if (t < d.num_images + d.num_cameras + d.num_point_priors) {
+    const int j = t - d.num_images - d.num_cameras;
+    d.segment_terms[t] = PointPriorCost(points + 3 * d.point_prior_points[j],
+                                        d.point_prior_positions + 3 * j, d.point_prior_weights + 9 * j);
   }
 }
 
 bool HasPriors(const BaDeviceData& d) {
-  return d.prior_weights != nullptr || d.camera_prior_weights != nullptr;
+  return d.prior_weights != nullptr || d.camera_prior_weights != nullptr || d.num_point_priors > 0;
 }
 int NumSegments(const BaDeviceData& d) { return d.num_images + d.num_cameras; }
+// Terms of the prior sums (segment_terms): one per image and camera, then one per point prior;
+// none without priors.
+int NumPriorTerms(const BaDeviceData& d) { return HasPriors(d) ? NumSegments(d) + d.num_point_priors : 0; }
 
 }  // namespace
 
@@ -674,12 +705,12 @@ int BaBlockPartials(const BaDeviceData& d) {
 
 void LaunchLinearize(const BaDeviceData& d, cudaStream_t stream) {
   PROJ_BA_LAUNCH(LinearizeChunksKernel, d.num_chunks, d);
-  PROJ_BA_LAUNCH(PriorLinearizeKernel, HasPriors(d) ? Blocks(NumSegments(d)) : 0, d);
+  PROJ_BA_LAUNCH(PriorLinearizeKernel, Blocks(NumPriorTerms(d)), d);
   PROJ_BA_LAUNCH(LinearizeSegmentsKernel, NumSegments(d), d);
   PROJ_BA_LAUNCH(FinalSumKernel, 1, d.chunk_partials + kLinearizeWidth - 1, d.num_chunks,
-                 kLinearizeWidth, d.segment_terms, HasPriors(d) ? NumSegments(d) : 0,
-                 &d.scalars->cost);
+                 kLinearizeWidth, d.segment_terms, NumPriorTerms(d), &d.scalars->cost);
   PROJ_BA_LAUNCH(PointBlocksKernel, Blocks(d.num_points), d);
+  PROJ_BA_LAUNCH(PointPriorBlocksKernel, Blocks(d.num_point_priors), d);
   const int max_blocks = std::min(Blocks(d.num_camera_side), 1024);
   PROJ_BA_LAUNCH(MaxAbsKernel, max_blocks, d.gradient_c, d.num_camera_side,
                  &d.scalars->max_gradient_bits);
@@ -736,9 +767,9 @@ void LaunchModelChange(const BaDeviceData& d, const double* u, const double* del
                        const double* delta_p, cudaStream_t stream) {
   const int blocks = Blocks(d.num_observations);
   PROJ_BA_LAUNCH(ModelChangeKernel, blocks, d, u, delta_p);
-  PROJ_BA_LAUNCH(PriorModelChangeKernel, HasPriors(d) ? Blocks(NumSegments(d)) : 0, d, delta_c);
+  PROJ_BA_LAUNCH(PriorModelChangeKernel, Blocks(NumPriorTerms(d)), d, delta_c, delta_p);
   PROJ_BA_LAUNCH(FinalSumKernel, 1, d.block_partials, blocks, 1, d.segment_terms,
-                 HasPriors(d) ? NumSegments(d) : 0, &d.scalars->model_change);
+                 NumPriorTerms(d), &d.scalars->model_change);
 }
 
 void LaunchSquaredNorm(const BaDeviceData& d, const double* a, int na, const double* b, int nb,
@@ -758,10 +789,9 @@ void LaunchCost(const BaDeviceData& d, const double* poses, const double* camera
                 const double* points, cudaStream_t stream) {
   const int blocks = Blocks(d.num_observations);
   PROJ_BA_LAUNCH(CostKernel, blocks, d, poses, camera_params, points);
-  PROJ_BA_LAUNCH(PriorCostKernel, HasPriors(d) ? Blocks(NumSegments(d)) : 0, d, poses,
-                 camera_params);
+  PROJ_BA_LAUNCH(PriorCostKernel, Blocks(NumPriorTerms(d)), d, poses, camera_params, points);
   PROJ_BA_LAUNCH(FinalSumKernel, 1, d.block_partials, blocks, 1, d.segment_terms,
-                 HasPriors(d) ? NumSegments(d) : 0, &d.scalars->cost);
+                 NumPriorTerms(d), &d.scalars->cost);
 }
 
 }  // namespace proj::cuda

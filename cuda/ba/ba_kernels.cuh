@@ -51,6 +51,7 @@ struct BaPcgState {
 // Raw device pointers of one solve; passed to kernels by value.
 struct BaDeviceData {
   int num_images = 0, num_cameras = 0, num_points = 0, num_observations = 0, num_chunks = 0;
+  int num_point_priors = 0;
   int camera_offset = 0;  // camera-side vector: 6 per image, then kBaMaxCameraParams per camera
   int num_camera_side = 0;
   BaLoss loss = BaLoss::kTrivial;
@@ -73,6 +74,9 @@ struct BaDeviceData {
   const double* prior_weights = nullptr;
   const double* camera_prior_means = nullptr;
   const double* camera_prior_weights = nullptr;
+  const int* point_prior_points = nullptr;
+  const double* point_prior_positions = nullptr;
+  const double* point_prior_weights = nullptr;
   const double* poses = nullptr;  // current parameters
   const double* camera_params = nullptr;
   const double* points = nullptr;
@@ -89,7 +93,8 @@ struct BaDeviceData {
   double* damping_c = nullptr;
   double* chunk_partials = nullptr;  // num_chunks x the chunk kernel's width
   double* block_partials = nullptr;  // per-block partial sums
-  double* segment_terms = nullptr;   // num_images + num_cameras: per-segment terms of a sum
+  // num_images + num_cameras (+ num_point_priors for prior terms): per-segment terms of a sum
+  double* segment_terms = nullptr;
   BaScalars* scalars = nullptr;
   BaPcgState* pcg = nullptr;
 };
@@ -123,7 +128,8 @@ void LaunchPcgIteration(const BaDeviceData& d, const double* b, double* x, doubl
 // Zeroes step coordinates held constant.
 void LaunchMaskStep(const BaDeviceData& d, double* delta_c, cudaStream_t stream);
 // scalars->model_change = sum over observations and priors of -(r . e + e . e / 2), with
-// e = u + J_p dp for observations (u = J_c dc) and J dc for priors.
+// e = u + J_p dp for observations (u = J_c dc), J dc for camera-side priors and W dp for
+// point priors.
 void LaunchModelChange(const BaDeviceData& d, const double* u, const double* delta_c,
                        const double* delta_p, cudaStream_t stream);
 // *out = |a|^2 + |b|^2 + |c|^2 (arrays of na, nb, nc values; null when empty).

@@ -26,16 +26,21 @@ PROJ_HOST_DEVICE inline void PoseCenter(const double* pose, double* center) {
   for (int k = 0; k < 3; ++k) center[k] = -center[k];
 }
 
+// r = W (v - m) for 3-vectors v, m and W 3 x 3 (row-major).
+PROJ_HOST_DEVICE inline void WeightedDifference(const double* value, const double* mean,
+                                                const double* weight, double* residual) {
+  const double d[3] = {value[0] - mean[0], value[1] - mean[1], value[2] - mean[2]};
+  for (int r = 0; r < 3; ++r) {
+    residual[r] = weight[3 * r] * d[0] + weight[3 * r + 1] * d[1] + weight[3 * r + 2] * d[2];
+  }
+}
+
 // r = W (C - c).
 PROJ_HOST_DEVICE inline void PositionPriorResidual(const double* pose, const double* prior_center,
                                                    const double* weight, double* residual) {
   double center[3];
   PoseCenter(pose, center);
-  const double d[3] = {center[0] - prior_center[0], center[1] - prior_center[1],
-                       center[2] - prior_center[2]};
-  for (int r = 0; r < 3; ++r) {
-    residual[r] = weight[3 * r] * d[0] + weight[3 * r + 1] * d[1] + weight[3 * r + 2] * d[2];
-  }
+  WeightedDifference(center, prior_center, weight, residual);
 }
 
 // 0.5 |W (C - c)|^2 (0 when W is zero).
@@ -115,6 +120,40 @@ PROJ_HOST_DEVICE inline double PositionPriorModelChange(const BaPositionPriorLin
   PositionPriorJv(l, v, e);
   return -(l.residual[0] * e[0] + l.residual[1] * e[1] + l.residual[2] * e[2] +
            0.5 * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+}
+
+// Point prior (a ground control point): r = W (X - x). A point steps additively, so its
+// Jacobian is W itself (zero for a constant point: the caller leaves those out).
+PROJ_HOST_DEVICE inline double PointPriorCost(const double* point, const double* prior,
+                                              const double* weight) {
+  double r[3];
+  WeightedDifference(point, prior, weight, r);
+  return 0.5 * (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+}
+
+// gradient (3) += W^T r; hessian (3 x 3, row-major) += W^T W.
+PROJ_HOST_DEVICE inline void AddPointPriorNormalEquations(const double* point, const double* prior,
+                                                          const double* weight, double* gradient,
+                                                          double* hessian) {
+  double r[3];
+  WeightedDifference(point, prior, weight, r);
+  for (int a = 0; a < 3; ++a) {
+    gradient[a] += weight[a] * r[0] + weight[3 + a] * r[1] + weight[6 + a] * r[2];
+    for (int b = 0; b < 3; ++b) {
+      hessian[3 * a + b] += weight[a] * weight[b] + weight[3 + a] * weight[3 + b] +
+                            weight[6 + a] * weight[6 + b];
+    }
+  }
+}
+
+// Decrease of the (linear) prior term for the point step v: -(r . e + e . e / 2), e = W v.
+PROJ_HOST_DEVICE inline double PointPriorModelChange(const double* point, const double* prior,
+                                                     const double* weight, const double* v) {
+  double r[3], e[3];
+  const double zero[3] = {0, 0, 0};
+  WeightedDifference(point, prior, weight, r);
+  WeightedDifference(v, zero, weight, e);
+  return -(r[0] * e[0] + r[1] * e[1] + r[2] * e[2] + 0.5 * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
 }
 
 // Camera parameter prior: residual w (p - m) and cost 0.5 residual^2.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 #include "core/check.h"
 #include "cuda/ba/ba_residual.h"
@@ -29,8 +30,19 @@ void BaProblem::Check() const {
                     camera_prior_weights.size() == cameras * kBaMaxCameraParams),
                "BaProblem: camera prior arrays must hold " << kBaMaxCameraParams
                                                            << " values per camera each, or none");
-  for (const std::vector<double>* values : {&position_prior_centers, &position_prior_weights,
-                                            &camera_prior_means, &camera_prior_weights}) {
+  const size_t point_priors = point_prior_points.size();
+  PROJ_REQUIRE(point_prior_positions.size() == point_priors * 3 &&
+                   point_prior_weights.size() == point_priors * 9,
+               "BaProblem: point prior arrays must hold 1, 3 and 9 values per prior");
+  std::vector<char> has_prior(points, 0);
+  for (int p : point_prior_points) {
+    PROJ_REQUIRE(p >= 0 && p < static_cast<int>(points), "BaProblem: a point prior has invalid point " << p);
+    PROJ_REQUIRE(!has_prior[p], "BaProblem: point " << p << " has two priors");
+    has_prior[p] = 1;
+  }
+  for (const std::vector<double>* values :
+       {&position_prior_centers, &position_prior_weights, &camera_prior_means,
+        &camera_prior_weights, &point_prior_positions, &point_prior_weights}) {
     for (double v : *values) PROJ_REQUIRE(std::isfinite(v), "BaProblem: a prior value is not finite");
   }
   auto unused = [](auto) {};

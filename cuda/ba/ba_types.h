@@ -11,7 +11,8 @@
 // the same name and scale (see BaLoss), so costs compare one to one with the Ceres path.
 // Optional prior terms add 0.5 |residual|^2 each (no robust loss), as the Ceres path's:
 //  - position prior on image i: W_i (C_i - c_i), C_i = -R_i^T t_i its camera centre (3 values);
-//  - camera parameter prior on parameter k of camera c: w_ck (params_ck - m_ck).
+//  - camera parameter prior on parameter k of camera c: w_ck (params_ck - m_ck);
+//  - point prior j on point p_j (a ground control point): W_j (X_pj - x_j) (3 values).
 //
 // Local parametrisation (the tangent space the solver steps in):
 //  - pose: 6 values (w, dt): R <- exp([w]x) R (left-multiplied rotation vector, radians),
@@ -65,6 +66,11 @@ struct BaProblem {
   // and weight w_ck (1 / sigma; 0: no prior on that parameter).
   std::vector<double> camera_prior_means;
   std::vector<double> camera_prior_weights;
+  // Point priors, a few points of many (ground control points): point index p_j (each point
+  // at most once), prior position x_j (3 doubles) and W_j (9 doubles, as position priors').
+  std::vector<int> point_prior_points;
+  std::vector<double> point_prior_positions;
+  std::vector<double> point_prior_weights;
 
   int num_cameras() const { return static_cast<int>(camera_models.size()); }
   int num_images() const { return static_cast<int>(image_cameras.size()); }
@@ -72,8 +78,9 @@ struct BaProblem {
   int num_observations() const { return static_cast<int>(observation_images.size()); }
   bool has_position_priors() const { return !position_prior_weights.empty(); }
   bool has_camera_priors() const { return !camera_prior_weights.empty(); }
-  // Throws InputError for inconsistent sizes, out-of-range indices, unknown camera models or
-  // non-finite prior values.
+  int num_point_priors() const { return static_cast<int>(point_prior_points.size()); }
+  // Throws InputError for inconsistent sizes, out-of-range indices, unknown camera models,
+  // non-finite prior values or a point with two priors.
   void Check() const;
 };
 

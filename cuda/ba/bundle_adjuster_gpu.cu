@@ -74,6 +74,7 @@ class GpuBackend : public BaBackend {
     d_.num_cameras = problem.num_cameras();
     d_.num_points = problem.num_points();
     d_.num_observations = num_observations;
+    d_.num_point_priors = problem.num_point_priors();
     d_.num_chunks = chunks.num_chunks();
     d_.camera_offset = kPose * d_.num_images;
     d_.num_camera_side = d_.camera_offset + kCam * d_.num_cameras;
@@ -183,6 +184,9 @@ class GpuBackend : public BaBackend {
     const size_t prior_weights = sections.Add<double>(problem.position_prior_weights.size());
     const size_t camera_prior_means = sections.Add<double>(problem.camera_prior_means.size());
     const size_t camera_prior_weights = sections.Add<double>(problem.camera_prior_weights.size());
+    const size_t point_prior_points = sections.Add<int>(problem.point_prior_points.size());
+    const size_t point_prior_positions = sections.Add<double>(problem.point_prior_positions.size());
+    const size_t point_prior_weights = sections.Add<double>(problem.point_prior_weights.size());
     const size_t poses = sections.Add<double>(problem.poses.size());
     const size_t camera_params = sections.Add<double>(problem.camera_params.size());
     const size_t point_values = sections.Add<double>(problem.points.size());
@@ -213,6 +217,9 @@ class GpuBackend : public BaBackend {
     put(problem.position_prior_weights, prior_weights);
     put(problem.camera_prior_means, camera_prior_means);
     put(problem.camera_prior_weights, camera_prior_weights);
+    put(problem.point_prior_points, point_prior_points);
+    put(problem.point_prior_positions, point_prior_positions);
+    put(problem.point_prior_weights, point_prior_weights);
     put(problem.poses, poses);
     put(problem.camera_params, camera_params);
     put(problem.points, point_values);
@@ -240,6 +247,11 @@ class GpuBackend : public BaBackend {
     if (problem.has_camera_priors()) {
       d_.camera_prior_means = At<double>(device, camera_prior_means);
       d_.camera_prior_weights = At<double>(device, camera_prior_weights);
+    }
+    if (problem.num_point_priors() > 0) {
+      d_.point_prior_points = At<int>(device, point_prior_points);
+      d_.point_prior_positions = At<double>(device, point_prior_positions);
+      d_.point_prior_weights = At<double>(device, point_prior_weights);
     }
     poses_ = At<double>(device, poses);
     camera_params_ = At<double>(device, camera_params);
@@ -269,7 +281,7 @@ class GpuBackend : public BaBackend {
     const size_t chunk_partials =
         sections.Add<double>(kBaMaxChunkWidth * static_cast<size_t>(d_.num_chunks));
     const size_t block_partials = sections.Add<double>(BaBlockPartials(d_));
-    const size_t segment_terms = sections.Add<double>(ni + ncam);
+    const size_t segment_terms = sections.Add<double>(ni + ncam + d_.num_point_priors);
     const size_t scalars = sections.Add<BaScalars>(1);
     const size_t pcg = sections.Add<BaPcgState>(1);
     const size_t u = sections.Add<double>(2 * no);

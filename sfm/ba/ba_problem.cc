@@ -40,7 +40,8 @@ BaLayout MakeBaLayout(const BaProblem& problem) {
   return layout;
 }
 
-double PriorCost(const BaProblem& problem, const double* poses, const double* camera_params) {
+double PriorCost(const BaProblem& problem, const double* poses, const double* camera_params,
+                 const double* points) {
   double sum = 0;
   if (problem.has_position_priors()) {
     for (int i = 0; i < problem.num_images(); ++i) {
@@ -53,6 +54,10 @@ double PriorCost(const BaProblem& problem, const double* poses, const double* ca
       sum += cuda::CameraPriorCost(camera_params[k], problem.camera_prior_means[k],
                              problem.camera_prior_weights[k]);
     }
+  }
+  for (int j = 0; j < problem.num_point_priors(); ++j) {
+    sum += cuda::PointPriorCost(&points[3 * problem.point_prior_points[j]], &problem.point_prior_positions[3 * j],
+                                &problem.point_prior_weights[9 * j]);
   }
   return sum;
 }
@@ -72,7 +77,7 @@ bool EvaluateBaCost(const BaProblem& problem, BaLoss loss, double loss_scale_px,
     }
     sum += c;
   }
-  *cost = sum + PriorCost(problem, problem.poses.data(), problem.camera_params.data());
+  *cost = sum + PriorCost(problem, problem.poses.data(), problem.camera_params.data(), problem.points.data());
   return true;
 }
 

@@ -9,9 +9,10 @@ namespace proj {
 
 cuda::BaLayout MakeBaLayout(const cuda::BaProblem& problem);
 
-// Sum of the problem's prior terms (0.5 |residual|^2 each) at the given poses and camera
-// parameters (laid out as problem.poses and problem.camera_params).
-double PriorCost(const cuda::BaProblem& problem, const double* poses, const double* camera_params);
+// Sum of the problem's prior terms (0.5 |residual|^2 each) at the given poses, camera
+// parameters and points (laid out as problem.poses, problem.camera_params, problem.points).
+double PriorCost(const cuda::BaProblem& problem, const double* poses, const double* camera_params,
+                 const double* points);
 
 // Cost of the problem at its current parameters with the loss, prior terms included; false
 // (cost untouched) when a point is not in front of an observing camera.

@@ -19,9 +19,8 @@ namespace proj {
 namespace {
 
 BundleAdjustmentOptions::Solver ChooseSolver(const BundleAdjustmentOptions& options,
-                                             int num_observations, bool point_priors) {
+                                             int num_observations) {
   using Solver = BundleAdjustmentOptions::Solver;
-  if (point_priors) return Solver::kCeres;  // our LM + PCG solvers have no point priors
   switch (options.solver) {
     case Solver::kGpu:
       if (cuda::DeviceAvailable()) return Solver::kGpu;
@@ -103,7 +102,7 @@ BundleAdjustmentSummary RunBundleAdjustment(const BundleAdjustmentOptions& optio
   }
 
   internal::SolverResult result;
-  switch (ChooseSolver(options, summary.num_observations, !adjustment.point_priors.empty())) {
+  switch (ChooseSolver(options, summary.num_observations)) {
     case BundleAdjustmentOptions::Solver::kCpu:
       result = internal::SolveWithLmPcg(options, adjustment, /*use_gpu=*/false, scene);
       break;
@@ -156,7 +155,6 @@ cuda::BaProblem MakeBaProblem(const BundleAdjustmentOptions& options,
                               cuda::BaSolverOptions* solver_options) {
   options.Check();
   internal::ValidateConfig(config, scene);
-  PROJ_REQUIRE(config.point_priors.empty(), "MakeBaProblem: our LM + PCG solvers have no point priors");
   BundleAdjustmentSummary counts;
   const internal::Adjustment adjustment = internal::PrepareAdjustment(options, config, scene, &counts);
   internal::ProblemIndex index;

@@ -97,9 +97,8 @@ struct BundleAdjustmentConfig {
   std::map<int, PositionPrior> position_priors;
   // Priors on 3D points, by point id, in the scene's world frame (ground control points held to
   // their surveyed positions): a residual (X - prior) / sigma per prior of a variable point
-  // (others are ignored), no robust loss. Only Ceres has them: an adjustment with point priors
-  // runs on Ceres whatever options.solver says. They do not count for fix_gauge: a caller
-  // whose point priors hold the gauge turns fix_gauge off.
+  // (others are ignored), no robust loss, in every solver as position priors. They do not count
+  // for fix_gauge: a caller whose point priors hold the gauge turns fix_gauge off.
   std::map<int, PositionPrior> point_priors;
   // Priors on focal lengths, by camera id: a residual (f - focal_px) / sigma_px per focal
   // parameter of a refined camera (others are ignored), in every solver as position priors.

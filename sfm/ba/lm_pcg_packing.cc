@@ -82,6 +82,13 @@ cuda::BaProblem ToBaProblem(const Adjustment& adjustment, const Scene& scene,
       }
     }
   }
+  for (const auto& [point_id, prior] : adjustment.point_priors) {
+    problem.point_prior_points.push_back(point_index[point_id]);
+    for (int k = 0; k < 3; ++k) problem.point_prior_positions.push_back(prior.position[k]);
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) problem.point_prior_weights.push_back(r == c ? 1 / prior.sigma[r] : 0.0);
+    }
+  }
   return problem;
 }
 
@@ -99,8 +106,10 @@ cuda::BaSolverOptions MakeBaSolverOptions(const BundleAdjustmentOptions& options
   // Position priors hold the gauge softly: the similarity of the whole model is a global mode
   // of small curvature that block-Jacobi PCG resolves slowly, and truncated steps then stall
   // along it (a 20-image GPS flight: 100 LM iterations without converging against Ceres' 27).
-  // Steps solved to the residual tolerance converge as Ceres' exact ones do (28).
-  solver_options.pcg_eta = adjustment.position_priors.empty() ? options.pcg_eta : 0.0;
+  // Steps solved to the residual tolerance converge as Ceres' exact ones do (28). Ground
+  // control points (point priors) hold it the same way.
+  solver_options.pcg_eta =
+      adjustment.position_priors.empty() && adjustment.point_priors.empty() ? options.pcg_eta : 0.0;
   solver_options.num_threads = options.num_threads;
   solver_options.dense_schur =  // the GPU solver ignores it
       static_cast<int>(adjustment.pose_images.size()) <= options.cpu_dense_schur_max_images;

@@ -146,6 +146,7 @@ class CpuBackend : public cuda::BaBackend {
         AddXtY<3, 3>(l.jac_point, l.jac_point, 1.0, w);
       }
     });
+    *cost += LinearizePointPriors();
     double max_norm = 0;
     for (double g : gradient_c_) max_norm = std::max(max_norm, std::abs(g));
     for (double g : gradient_p_) max_norm = std::max(max_norm, std::abs(g));
@@ -241,7 +242,7 @@ class CpuBackend : public cuda::BaBackend {
       }
     });
     step.model_cost_change = std::accumulate(image_change.begin(), image_change.end(), 0.0) +
-                             PriorModelChange(delta_c_);
+                             PriorModelChange(delta_c_) + PointPriorModelChange(delta_p_);
     step.step_norm = std::sqrt(Dot(delta_c_, delta_c_) + Dot(delta_p_, delta_p_));
     step.valid = std::isfinite(step.step_norm) && std::isfinite(step.model_cost_change);
     return step;
@@ -278,7 +279,8 @@ class CpuBackend : public cuda::BaBackend {
     });
     if (std::find(image_valid.begin(), image_valid.end(), 0) != image_valid.end()) return false;
     *cost = std::accumulate(image_cost.begin(), image_cost.end(), 0.0) +
-            PriorCost(problem_, candidate_poses_.data(), candidate_params_.data());
+            PriorCost(problem_, candidate_poses_.data(), candidate_params_.data(),
+                      candidate_points_.data());
     return true;
   }
 
@@ -339,6 +341,32 @@ class CpuBackend : public cuda::BaBackend {
     for (int k : prior_camera_params_) {
       change += cuda::CameraPriorModelChange(CameraPriorResidual(k), CameraPriorJacobian(k),
                                              delta[camera_offset_ + k]);
+    }
+    return change;
+  }
+  // Adds the point priors' gradient and J^T J blocks (variable points only); returns the cost of
+  // all of them. After the observations' point blocks, which it adds to.
+  double LinearizePointPriors() {
+    double cost = 0;
+    for (int j = 0; j < problem_.num_point_priors(); ++j) {
+      const int point = problem_.point_prior_points[j];
+      const double* prior = &problem_.point_prior_positions[3 * j];
+      const double* weight = &problem_.point_prior_weights[9 * j];
+      cost += cuda::PointPriorCost(&problem_.points[3 * point], prior, weight);
+      if (problem_.point_constant[point] != 0) continue;
+      cuda::AddPointPriorNormalEquations(&problem_.points[3 * point], prior, weight,
+                                         &gradient_p_[3 * point], &hessian_point_[9 * point]);
+    }
+    return cost;
+  }
+  // The point priors' part of the model decrease for the point step.
+  double PointPriorModelChange(const std::vector<double>& delta_p) const {
+    double change = 0;
+    for (int j = 0; j < problem_.num_point_priors(); ++j) {
+      const int point = problem_.point_prior_points[j];
+      if (problem_.point_constant[point] != 0) continue;
+      change += cuda::PointPriorModelChange(&problem_.points[3 * point], &problem_.point_prior_positions[3 * j],
+                                            &problem_.point_prior_weights[9 * j], &delta_p[3 * point]);
     }
     return change;
   }

@@ -75,8 +75,8 @@ struct GroundControlSummary {
 // is named in a warning and has no residual), aligns and adjusts as described above when
 // three or more control points, not collinear, are triangulated, then triangulates every point
 // again from the final model for its residual. Without enough control points the scene is
-// unchanged and failure_reason says why. `ba` gives the adjustment's threads and loss; it runs
-// on Ceres (sfm/ba: point priors).
+// unchanged and failure_reason says why. `ba` gives the adjustment's solver, threads and loss
+// (the GPU solver where the mapping's runs on it).
 GroundControlSummary AdjustToGroundControl(const GroundControlOptions& options, const BundleAdjustmentOptions& ba,
                                            const std::vector<GroundControlInput>& points, Scene* scene);
 

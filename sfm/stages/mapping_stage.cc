@@ -168,6 +168,8 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
     BundleAdjustmentOptions ba;
     ba.num_threads = options.mapper.num_threads;
     ba.function_tolerance = options.mapper.final_ba_function_tolerance;  // as the mapper's last ones
+    ba.solver = options.mapper.global_ba_solver;                         // on the GPU where they are
+    ba.cpu_dense_schur_max_images = options.mapper.cpu_dense_schur_max_images;
     ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }

@@ -123,11 +123,10 @@ TEST(BundleAdjusterGpu, LocalConfigWithConstantsMatchesCpu) {
   }
 }
 
-TEST(BundleAdjusterGpu, MatchesCpuWithPositionAndFocalPriors) {
-  PROJ_REQUIRE_GPU();
-  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 10);
-  BundleAdjustmentConfig config = ConfigForGlobal(scene);
-  testing::AddPriorsForTest(scene, 0.05, 11, &config);
+// A global adjustment with prior terms, converged tightly: GPU against CPU, then the GPU
+// through RunBundleAdjustment (priors of any kind no longer send it to Ceres).
+BundleAdjustmentSummary ExpectPriorsSolvedAlikeAndOnTheGpu(const Scene& scene,
+                                                           const BundleAdjustmentConfig& config) {
   BundleAdjustmentOptions options;
   options.loss = BundleAdjustmentOptions::LossType::kCauchy;
   options.function_tolerance = 1e-12;
@@ -135,12 +134,30 @@ TEST(BundleAdjusterGpu, MatchesCpuWithPositionAndFocalPriors) {
   options.pcg_relative_tolerance = 1e-10;
   options.max_iterations = 200;
   ExpectGpuMatchesCpu(scene, options, &config, 1e-6);
-  // Through RunBundleAdjustment: priors no longer send the adjustment to Ceres.
   Scene gpu_scene = scene;
   options.solver = BundleAdjustmentOptions::Solver::kGpu;
   const BundleAdjustmentSummary gpu = RunBundleAdjustment(options, config, &gpu_scene);
   EXPECT_EQ(gpu.solver, "lm-pcg-gpu");
-  EXPECT_EQ(gpu.num_position_priors, static_cast<int>(scene.images.size()));
+  return gpu;
+}
+
+TEST(BundleAdjusterGpu, MatchesCpuWithPositionAndFocalPriors) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 10);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPriorsForTest(scene, 0.05, 11, &config);
+  EXPECT_EQ(ExpectPriorsSolvedAlikeAndOnTheGpu(scene, config).num_position_priors,
+            static_cast<int>(scene.images.size()));
+}
+
+// Ground control points.
+TEST(BundleAdjusterGpu, MatchesCpuWithPointPriors) {
+  PROJ_REQUIRE_GPU();
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 14);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPointPriorsForTest(scene, 25, 0.02, 15, &config);
+  EXPECT_EQ(ExpectPriorsSolvedAlikeAndOnTheGpu(scene, config).num_point_priors,
+            static_cast<int>(config.point_priors.size()));
 }
 
 TEST(BundleAdjusterGpu, PriorsOnALocalConfigMatchCpu) {

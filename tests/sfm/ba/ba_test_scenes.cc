@@ -119,4 +119,18 @@ void AddPriorsForTest(const Scene& scene, double sigma_m, uint64_t seed,
   }
 }
 
+void AddPointPriorsForTest(const Scene& scene, int every, double sigma_m, uint64_t seed,
+                           BundleAdjustmentConfig* config) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0, sigma_m);
+  int count = 0;
+  for (int point_id : config->variable_point_ids) {
+    if (count++ % every != 0) continue;
+    config->point_priors[point_id] = PositionPrior{
+        scene.points.at(point_id).position + Eigen::Vector3d(normal(rng), normal(rng), normal(rng)),
+        Eigen::Vector3d::Constant(sigma_m)};
+  }
+  config->fix_gauge = false;
+}
+
 }  // namespace proj::testing

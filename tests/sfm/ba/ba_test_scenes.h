@@ -33,4 +33,10 @@ Scene MakeAerialGridScene(int num_images, int num_points, double noise_px, uint6
 void AddPriorsForTest(const Scene& scene, double sigma_m, uint64_t seed,
                       BundleAdjustmentConfig* config);
 
+// Priors as ground control points give them: on every `every`-th variable point of `config`
+// (in id order) a point prior at its position plus Gaussian noise (sigma_m per axis, the
+// prior's sigma); fix_gauge off, as the priors hold the gauge. Seeded.
+void AddPointPriorsForTest(const Scene& scene, int every, double sigma_m, uint64_t seed,
+                           BundleAdjustmentConfig* config);
+
 }  // namespace proj::testing

@@ -331,7 +331,7 @@ TEST(BundleAdjuster, ConstantPointsAndCamerasStayPut) {
   }
 }
 
-TEST(BundleAdjuster, PointPriorsHoldTheGaugeOnCeres) {
+TEST(BundleAdjuster, PointPriorsHoldTheGaugeInEverySolver) {
   // The scene moved by a similarity; four points held to their true positions bring it back.
   const Scene truth = MakeSyntheticScene(SyntheticSceneOptions{});
   Scene scene = truth;
@@ -351,15 +351,20 @@ TEST(BundleAdjuster, PointPriorsHoldTheGaugeOnCeres) {
   }
   ASSERT_GE(config.point_priors.size(), 4u);
   BundleAdjustmentOptions options = TightOptions();
-  options.solver = BundleAdjustmentOptions::Solver::kCpu;  // has no point priors: Ceres runs
-  const auto summary = RunBundleAdjustment(options, config, &scene);
-  ASSERT_TRUE(summary.success) << summary.message;
-  EXPECT_EQ(summary.solver, "ceres");
-  EXPECT_EQ(summary.num_point_priors, static_cast<int>(config.point_priors.size()));
-  for (size_t i = 0; i < scene.images.size(); ++i) {
-    EXPECT_LT((scene.images[i].cam_from_world.Center() - truth.images[i].cam_from_world.Center()).norm(), 1e-4);
+  for (const auto solver : {BundleAdjustmentOptions::Solver::kCeres, BundleAdjustmentOptions::Solver::kCpu}) {
+    Scene adjusted = scene;
+    options.solver = solver;
+    const auto summary = RunBundleAdjustment(options, config, &adjusted);
+    ASSERT_TRUE(summary.success) << summary.message;
+    EXPECT_EQ(summary.solver, solver == BundleAdjustmentOptions::Solver::kCeres ? "ceres" : "lm-pcg-cpu");
+    EXPECT_EQ(summary.num_point_priors, static_cast<int>(config.point_priors.size()));
+    for (size_t i = 0; i < scene.images.size(); ++i) {
+      EXPECT_LT((adjusted.images[i].cam_from_world.Center() - truth.images[i].cam_from_world.Center()).norm(), 1e-4)
+          << summary.solver << ", image " << i;
+    }
   }
-  EXPECT_THROW(MakeBaProblem(options, config, scene, nullptr), InputError);
+  EXPECT_EQ(MakeBaProblem(options, config, scene, nullptr).num_point_priors(),
+            static_cast<int>(config.point_priors.size()));
   config.point_priors.begin()->second.sigma.x() = 0;
   EXPECT_THROW(RunBundleAdjustment(options, config, &scene), InputError);
 }

@@ -340,6 +340,39 @@ TEST(SchurPcgCpu, MatchesCeresWithPositionAndFocalPriors) {
   }
 }
 
+// Ground control points: priors on a few points hold the gauge; our solver, by PCG and by the
+// dense reduced system, reaches Ceres' optimum.
+TEST(SchurPcgCpu, MatchesCeresWithPointPriors) {
+  const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 14);
+  BundleAdjustmentConfig config = ConfigForGlobal(scene);
+  testing::AddPointPriorsForTest(scene, 25, 0.02, 15, &config);
+  ASSERT_GE(config.point_priors.size(), 4u);
+  BundleAdjustmentOptions options = ComparisonOptions(BundleAdjustmentOptions::LossType::kCauchy);
+  options.function_tolerance = 1e-12;
+  options.pcg_relative_tolerance = 1e-10;
+  options.max_iterations = 200;
+  Scene ceres_scene = scene;
+  options.solver = BundleAdjustmentOptions::Solver::kCeres;
+  RunBundleAdjustment(options, config, &ceres_scene);
+  for (const int dense_max_images : {0, 100}) {
+    SCOPED_TRACE(dense_max_images);
+    options.cpu_dense_schur_max_images = dense_max_images;
+    Scene solved;
+    const auto [ceres, ours] =
+        CompareWithCeres(scene, config, options, BundleAdjustmentOptions::Solver::kCpu, &solved);
+    EXPECT_EQ(ours.solver, dense_max_images > 0 ? "lm-dense-schur-cpu" : "lm-pcg-cpu");
+    EXPECT_EQ(ours.num_point_priors, static_cast<int>(config.point_priors.size()));
+    EXPECT_NEAR(ours.final_cost, ceres.final_cost, 1e-6 * ceres.final_cost);
+    for (size_t i = 0; i < scene.images.size(); ++i) {
+      EXPECT_LT((solved.images[i].cam_from_world.Center() -
+                 ceres_scene.images[i].cam_from_world.Center()).norm(), 1e-5) << "image " << i;
+    }
+    for (const auto& [point_id, prior] : config.point_priors) {
+      EXPECT_LT((solved.points.at(point_id).position - ceres_scene.points.at(point_id).position).norm(), 1e-5);
+    }
+  }
+}
+
 TEST(SchurPcgCpu, PriorsOnALocalConfigWithConstantsMatchCeres) {
   const Scene scene = testing::MakeNoisySyntheticScene(testing::SyntheticSceneOptions{}, 0.5, 12);
   BundleAdjustmentConfig config = ConfigForLocal(scene, 4, 3);

@@ -57,7 +57,7 @@ Scene ModelFrame(const Scene& truth) {
 BundleAdjustmentOptions CpuOptions() {
   BundleAdjustmentOptions ba;
   ba.num_threads = 1;
-  ba.solver = BundleAdjustmentOptions::Solver::kCpu;  // point priors run on Ceres anyway
+  ba.solver = BundleAdjustmentOptions::Solver::kCpu;
   return ba;
 }
 
@@ -69,7 +69,7 @@ TEST(GroundControl, BringsTheModelIntoTheGcpFrame) {
   GroundControlOptions options;
   const GroundControlSummary summary = AdjustToGroundControl(options, CpuOptions(), data.gcps, &model);
   ASSERT_TRUE(summary.georeferenced) << summary.failure_reason;
-  EXPECT_EQ(summary.adjustment.solver, "ceres");
+  EXPECT_EQ(summary.adjustment.solver, "lm-pcg-cpu");
   EXPECT_EQ(summary.adjustment.num_point_priors, 4);
   EXPECT_EQ(summary.control.count, 4);
   EXPECT_EQ(summary.check.count, 2);
@@ -80,6 +80,16 @@ TEST(GroundControl, BringsTheModelIntoTheGcpFrame) {
   EXPECT_EQ(summary.points[1].num_marks, static_cast<int>(data.gcps[1].marks.size()));
   for (size_t i = 0; i < model.images.size(); ++i) {
     EXPECT_LT((model.images[i].cam_from_world.Center() - data.truth.images[i].cam_from_world.Center()).norm(), 1e-4);
+  }
+  // Ceres, the reference, finds the same model.
+  Scene ceres_model = ModelFrame(data.truth);
+  BundleAdjustmentOptions ceres = CpuOptions();
+  ceres.solver = BundleAdjustmentOptions::Solver::kCeres;
+  const GroundControlSummary ceres_summary = AdjustToGroundControl(options, ceres, data.gcps, &ceres_model);
+  EXPECT_EQ(ceres_summary.adjustment.solver, "ceres");
+  EXPECT_NEAR(summary.check.error_m, ceres_summary.check.error_m, 1e-6);
+  for (size_t i = 0; i < model.images.size(); ++i) {
+    EXPECT_LT((model.images[i].cam_from_world.Center() - ceres_model.images[i].cam_from_world.Center()).norm(), 1e-6);
   }
   // The control points were only lent to the adjustment.
   EXPECT_EQ(model.points.size(), num_points);
