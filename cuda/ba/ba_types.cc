@@ -34,7 +34,7 @@ void BaProblem::Check() const {
   PROJ_REQUIRE(point_prior_positions.size() == point_priors * 3 &&
                    point_prior_weights.size() == point_priors * 9,
                "BaProblem: point prior arrays must hold 1, 3 and 9 values per prior");
-  std::vector<char> has_prior(points, 0);
+  std::vector<char> has_prior(point_priors > 0 ? points : 0, 0);  // not for every local adjustment
   for (int p : point_prior_points) {
     PROJ_REQUIRE(p >= 0 && p < static_cast<int>(points), "BaProblem: a point prior has invalid point " << p);
     PROJ_REQUIRE(!has_prior[p], "BaProblem: point " << p << " has two priors");

@@ -8,6 +8,7 @@
 #include "core/check.h"
 #include "core/interrupt.h"
 #include "core/logging.h"
+#include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/timer.h"
 #include "sfm/mapper/dome_correction.h"
@@ -237,22 +238,31 @@ bool IncrementalMapper::RegisterImage(int image_id) {
 }
 
 int IncrementalMapper::TriangulateOrExtend(int track_id, int* added) {
-  const std::vector<TrackElement>& track = tracks_.tracks[track_id];
   const int point_id = visibility_.PointOfTrack(track_id);
   if (point_id != kInvalidId) {
-    const int extended = ExtendPoint(track, point_id, options_.max_reproj_error_px, &scene_);
+    const int extended = ExtendPoint(tracks_.tracks[track_id], point_id, options_.max_reproj_error_px, &scene_);
     *added += extended;
     return extended > 0 ? point_id : kInvalidId;
   }
+  bool all_keyframes = true;
+  const std::optional<Point3D> point = TriangulateNewPoint(track_id, &keyframe_track_, &all_keyframes);
+  return point ? AddNewPoint(track_id, *point, all_keyframes, added) : kInvalidId;
+}
+
+std::optional<Point3D> IncrementalMapper::TriangulateNewPoint(int track_id, std::vector<TrackElement>* scratch,
+                                                              bool* all_keyframes) const {
+  const std::vector<TrackElement>& track = tracks_.tracks[track_id];
   // Points come from keyframes only (keyframes.h); other frames' observations then join them.
-  const bool all_keyframes = KeyframeElements(scene_, track, &keyframe_track_);
-  std::optional<Point3D> point = TriangulateTrack(scene_, all_keyframes ? track : keyframe_track_,
-                                                  options_.max_reproj_error_px,
-                                                  options_.min_tri_angle_deg, options_.track_triangulation);
-  if (!point) return kInvalidId;
-  const int id = scene_.AddPoint(point->position, point->track);
+  *all_keyframes = KeyframeElements(scene_, track, scratch);
+  return TriangulateTrack(scene_, *all_keyframes ? track : *scratch, options_.max_reproj_error_px,
+                          options_.min_tri_angle_deg, options_.track_triangulation);
+}
+
+int IncrementalMapper::AddNewPoint(int track_id, const Point3D& point, bool all_keyframes, int* added) {
+  const std::vector<TrackElement>& track = tracks_.tracks[track_id];
+  const int id = scene_.AddPoint(point.position, point.track);
   visibility_.SetPoint(track_id, id, track);
-  *added += static_cast<int>(point->track.size());
+  *added += static_cast<int>(point.track.size());
   if (!all_keyframes) *added += ExtendPoint(track, id, options_.max_reproj_error_px, &scene_);
   return id;
 }
@@ -271,8 +281,38 @@ std::vector<int> IncrementalMapper::TriangulateImage(int image_id) {
 
 int IncrementalMapper::RetriangulateTracks(const std::vector<int>& track_ids) {
   const AddElapsed timing(&summary_.times.retriangulation, &summary_.cpu_times.retriangulation);
+  // Tracks share no keypoint, so a new point depends on the registered cameras alone: the new
+  // points of a block of tracks are triangulated in parallel, then added (and existing points
+  // extended) in the tracks' order, which gives the scene one track at a time would (the
+  // merged parts of a 10,000-image survey triangulate 5.5 million tracks here).
+  constexpr int kBlockTracks = 1 << 16, kItemTracks = 256;
+  std::vector<std::optional<Point3D>> points;
+  std::vector<char> all_keyframes;
   int added = 0;
-  for (int track : track_ids) TriangulateOrExtend(track, &added);
+  for (size_t start = 0; start < track_ids.size(); start += kBlockTracks) {
+    const int count = static_cast<int>(std::min<size_t>(kBlockTracks, track_ids.size() - start));
+    points.assign(count, std::nullopt);
+    all_keyframes.assign(count, 1);
+    ParallelFor(0, (count + kItemTracks - 1) / kItemTracks, options_.num_threads, [&](int item, int) {
+      std::vector<TrackElement> scratch;
+      for (int i = item * kItemTracks; i < std::min(count, (item + 1) * kItemTracks); ++i) {
+        const int track_id = track_ids[start + i];
+        if (visibility_.PointOfTrack(track_id) != kInvalidId) continue;
+        bool in_keyframes = true;
+        points[i] = TriangulateNewPoint(track_id, &scratch, &in_keyframes);
+        all_keyframes[i] = in_keyframes;
+      }
+    });
+    for (int i = 0; i < count; ++i) {
+      const int track_id = track_ids[start + i];
+      // A track listed twice got its point from its first listing: extended, as one at a time.
+      if (visibility_.PointOfTrack(track_id) != kInvalidId) {
+        TriangulateOrExtend(track_id, &added);
+      } else if (points[i]) {
+        AddNewPoint(track_id, *points[i], all_keyframes[i] != 0, &added);
+      }
+    }
+  }
   return added;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -161,6 +162,13 @@ class IncrementalMapper {
   // Points of the track created or extended (kInvalidId if none); adds to *added the
   // observations added.
   int TriangulateOrExtend(int track_id, int* added);
+  // The two halves of TriangulateOrExtend for a track without a point: its new point from the
+  // registered cameras (reads the scene only, so tracks may be triangulated concurrently;
+  // *all_keyframes: the track lies in keyframes only; `scratch` for its keyframe elements), then
+  // that point added to the scene (and extended to the other frames' observations).
+  std::optional<Point3D> TriangulateNewPoint(int track_id, std::vector<TrackElement>* scratch,
+                                             bool* all_keyframes) const;
+  int AddNewPoint(int track_id, const Point3D& point, bool all_keyframes, int* added);
   void OnPointsDeleted(const std::vector<int>& point_ids);
   void MarkImageTracksTouched(int image_id);
   BundleAdjustmentOptions BaOptions(int max_iterations) const;

@@ -1,6 +1,8 @@
 #include "sfm/mapper/incremental_mapper.h"
 
 #include <cmath>
+#include <cstring>
+#include <numeric>
 
 #include <gtest/gtest.h>
 
@@ -333,6 +335,50 @@ TEST(IncrementalMapper, AutoPrincipalPointStaysNearATrueCentre) {
   ASSERT_EQ(RunIncrementalMapper(options, centred.tracks, centred.pairs, &automatic).num_registered, 12);
   EXPECT_LT(PrincipalPointOffset(automatic, truth).norm(), 0.2);
   EXPECT_LT(testing::MaxRelativeRotationErrorDeg(truth, automatic), 0.01);
+}
+
+// New points are triangulated in parallel and added in the listed tracks' order: any thread
+// count gives the same scene to the bit, and a track listed twice gets one point.
+TEST(IncrementalMapper, RetriangulationGivesTheSameSceneForAnyThreadCount) {
+  testing::SyntheticSceneOptions scene_options = SmallScene();
+  scene_options.num_points = 3000;  // several parallel items of tracks
+  const testing::MapperTestScene test = testing::MakeMapperTestScene(scene_options);
+  std::vector<int> listed(test.tracks.tracks.size());
+  std::iota(listed.begin(), listed.end(), 0);
+  listed.insert(listed.end(), listed.begin(), listed.begin() + 500);
+  std::vector<Scene> scenes;
+  for (const int threads : {1, 4}) {
+    Scene scene = test.input;
+    for (size_t i = 0; i < scene.images.size(); ++i) {
+      scene.images[i].registered = true;
+      scene.images[i].cam_from_world = test.truth.images[i].cam_from_world;
+    }
+    IncrementalMapperOptions options;
+    options.num_threads = threads;
+    options.track_triangulation = TrackTriangulation::kLargestAgreeingSubset;
+    IncrementalMapper mapper(options, test.tracks, test.pairs, &scene);
+    mapper.RetriangulateTracks(listed);
+    scenes.push_back(scene);
+  }
+  ASSERT_GT(scenes[0].points.size(), 2500u);
+  // Added in the listed order, one point per track: point ids follow the track ids.
+  int previous_track = -1;
+  for (const auto& [id, point] : scenes[0].points) {
+    const TrackElement& e = point.track.front();
+    const int track = test.tracks.track_of[e.image_id][e.keypoint_index];
+    EXPECT_GT(track, previous_track) << "point " << id;
+    previous_track = track;
+  }
+  ASSERT_EQ(scenes[1].points.size(), scenes[0].points.size());
+  for (const auto& [id, point] : scenes[0].points) {
+    const Point3D& other = scenes[1].points.at(id);
+    EXPECT_EQ(std::memcmp(point.position.data(), other.position.data(), 3 * sizeof(double)), 0) << id;
+    ASSERT_EQ(point.track.size(), other.track.size()) << id;
+    for (size_t k = 0; k < point.track.size(); ++k) {
+      EXPECT_EQ(point.track[k].image_id, other.track[k].image_id);
+      EXPECT_EQ(point.track[k].keypoint_index, other.track[k].keypoint_index);
+    }
+  }
 }
 
 }  // namespace
