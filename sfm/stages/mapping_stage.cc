@@ -168,8 +168,13 @@ MappingStageSummary RunMappingStage(const ReconstructionOptions& options, const 
     BundleAdjustmentOptions ba;
     ba.num_threads = options.mapper.num_threads;
     ba.function_tolerance = options.mapper.final_ba_function_tolerance;  // as the mapper's last ones
-    ba.solver = options.mapper.global_ba_solver;                         // on the GPU where they are
-    ba.cpu_dense_schur_max_images = options.mapper.cpu_dense_schur_max_images;
+    // On the GPU where the mapper's adjustments are (1,000 images: 4.4 s against Ceres' 102 s);
+    // on the CPU Ceres' exact sparse steps are the faster: control points hold the gauge
+    // softly, so our CPU solver's PCG must solve each step fully (200 images, 2 cores: 21.2 s
+    // against 10.9 s, the same model).
+    ba.solver = options.mapper.global_ba_solver == BundleAdjustmentOptions::Solver::kCpu
+                    ? BundleAdjustmentOptions::Solver::kCeres
+                    : options.mapper.global_ba_solver;
     ApplyGroundControl(options.ground_control, *gcp_file, ba, &summary);
     summary.times.Add("mapping.ground_control", gcp_timer.ElapsedSeconds());
   }
