@@ -15,16 +15,22 @@ namespace {
 // each draw with probability 0.44, so one of 91 draws is right but for 1e-23).
 constexpr int kMaxSeedPairs = 91;
 
+// Each element's camera pose and normalized image point.
+void ElementViews(const Scene& scene, const std::vector<TrackElement>& elements, std::vector<Rigid3d>* poses,
+                  std::vector<Eigen::Vector2d>* normalized) {
+  poses->reserve(elements.size());
+  normalized->reserve(elements.size());
+  for (const auto& e : elements) {
+    const SceneImage& image = scene.images[e.image_id];
+    poses->push_back(image.cam_from_world);
+    normalized->push_back(scene.cameras[image.camera_id].PixelToNormalized(image.keypoints[e.keypoint_index]));
+  }
+}
+
 std::optional<Eigen::Vector3d> TriangulateElements(const Scene& scene, const std::vector<TrackElement>& elements) {
   std::vector<Rigid3d> poses;
   std::vector<Eigen::Vector2d> normalized;
-  poses.reserve(elements.size());
-  normalized.reserve(elements.size());
-  for (const auto& e : elements) {
-    const SceneImage& image = scene.images[e.image_id];
-    poses.push_back(image.cam_from_world);
-    normalized.push_back(scene.cameras[image.camera_id].PixelToNormalized(image.keypoints[e.keypoint_index]));
-  }
+  ElementViews(scene, elements, &poses, &normalized);
   return TriangulateObservations(poses, normalized);
 }
 
@@ -79,13 +85,9 @@ std::vector<TrackElement> LargestAgreeingSubset(const Scene& scene, const std::v
   const int n = static_cast<int>(elements.size());
   std::vector<Rigid3d> poses;
   std::vector<Eigen::Vector2d> normalized;
+  ElementViews(scene, elements, &poses, &normalized);
   std::vector<Eigen::Vector3d> centres;
-  for (const auto& e : elements) {
-    const SceneImage& image = scene.images[e.image_id];
-    poses.push_back(image.cam_from_world);
-    normalized.push_back(scene.cameras[image.camera_id].PixelToNormalized(image.keypoints[e.keypoint_index]));
-    centres.push_back(image.cam_from_world.Center());
-  }
+  for (const Rigid3d& pose : poses) centres.push_back(pose.Center());
   std::vector<Rigid3d> seed_poses(2);
   std::vector<Eigen::Vector2d> seed_rays(2);
   std::vector<int> best;
